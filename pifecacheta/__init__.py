@@ -1,0 +1,1 @@
+"""Pife & Cacheta: the Brazilian rummy games, played with friends in the browser."""
