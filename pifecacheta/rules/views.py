@@ -1,0 +1,150 @@
+"""What one seat (or a spectator) may see of a match: :class:`PlayerView`.
+
+Everything sent to a browser or a bot goes through :func:`player_view` or
+:func:`spectator_view`. A view holds the seat's own hand, the other hands' sizes, the
+discard pile (and who discarded each card), the stock's size, the vira and wild faces,
+lives, who is out / left / announced, the cards each seat publicly took from the pile and
+still holds, the seat's own ``taken`` and ``plain`` cards, the round result (the winner's
+melds are public at the end of a round, seed 000 line 68) and the outcome. Never the seed,
+the stock or another seat's hand (ARCHITECTURE.md: "Bots see only their own hand").
+
+>>> from .config import CACHETA_7
+>>> from .match import new_match
+>>> m = new_match(CACHETA_7, 3, seed=1)
+>>> v = player_view(m, 2)
+>>> v.hand == m.round.hands[2], v.hand_counts, v.stock_size
+(True, (9, 9, 9), 76)
+>>> spectator_view(m).hand
+()
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card, Face
+from .config import Mode, Rules
+from .match import HAND_SIZE, Match, Outcome, Phase, RoundResult, active_seats, wilds_of
+from .solver import is_one_away
+
+__all__ = ["PlayerView", "player_view", "spectator_view"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerView:
+    """One seat's (``seat``) or a spectator's (``seat=None``) view of a match.
+
+    Attributes:
+        turn: the seat to move, None once the round or match is over.
+        hand: own cards in the engine's order (empty for a spectator).
+        hand_counts: per seat, how many cards it holds.
+        stock_size: cards left in the stock.
+        discard_pile / discarded_by: the pile (top = last) and who discarded each card.
+        vira / wilds: the turned card and the wild faces (Cacheta), None / empty in Pife.
+        lives: per seat (Cacheta; all zero in Pife); out: Cacheta seats with 0 lives (FORA).
+        left: seats that left the table; announced: seats that announced NA BOA.
+        picked_up: per seat, cards publicly taken from the pile and still held.
+        taken: own card taken from the pile this turn; plain: own wild cards counting as
+            themselves (they came from the pile).
+        result: the round's go-out (winner, melds, lives lost) once the round is over.
+        outcome: the end of the match, once decided.
+        version: the match version this view was made from (send it back with an action).
+        can_announce: the seat may announce NA BOA now (Cacheta, 9 cards, one away, not
+            yet announced, round in play).
+    """
+
+    seat: int | None
+    rules: Rules
+    seats: int
+    round_number: int
+    dealer: int
+    turn: int | None
+    phase: Phase
+    hand: tuple[Card, ...]
+    hand_counts: tuple[int, ...]
+    stock_size: int
+    discard_pile: tuple[Card, ...]
+    discarded_by: tuple[int, ...]
+    vira: Card | None
+    wilds: frozenset[Face]
+    lives: tuple[int, ...]
+    out: frozenset[int]
+    left: frozenset[int]
+    announced: frozenset[int]
+    picked_up: tuple[tuple[Card, ...], ...]
+    taken: Card | None
+    plain: frozenset[Card]
+    result: RoundResult | None
+    outcome: Outcome | None
+    version: int
+    can_announce: bool
+
+
+def _view(match: Match, seat: int | None) -> PlayerView:
+    r = match.round
+    if r is None:
+        raise ValueError("the match has no round")
+    in_play = r.phase in (Phase.DRAW, Phase.DISCARD)
+    own = seat is not None and 0 <= seat < match.seats
+    hand: tuple[Card, ...] = r.hands[seat] if own and seat is not None else ()
+    wilds = wilds_of(match)
+    plain = r.plain & frozenset(hand)
+    active = active_seats(match)
+    can_announce = (
+        own
+        and in_play
+        and match.outcome is None
+        and match.rules.has_wild
+        and seat in active
+        and len(hand) == HAND_SIZE
+        and seat not in r.announced
+        and is_one_away(hand, wilds=wilds, plain=plain, rules=match.rules)
+    )
+    out = (
+        frozenset(s for s in range(match.seats) if match.lives[s] == 0)
+        if match.rules.mode is Mode.CACHETA
+        else frozenset()
+    )
+    return PlayerView(
+        seat=seat if own else None,
+        rules=match.rules,
+        seats=match.seats,
+        round_number=match.round_number,
+        dealer=match.dealer,
+        turn=r.turn if in_play else None,
+        phase=r.phase,
+        hand=hand,
+        hand_counts=tuple(len(h) for h in r.hands),
+        stock_size=len(r.stock),
+        discard_pile=r.discard_pile,
+        discarded_by=r.discarded_by,
+        vira=r.vira,
+        wilds=wilds,
+        lives=match.lives,
+        out=out,
+        left=match.left,
+        announced=r.announced,
+        picked_up=r.picked_up,
+        taken=r.taken if own and seat == r.turn else None,
+        plain=plain,
+        result=r.result,
+        outcome=match.outcome,
+        version=match.version,
+        can_announce=bool(can_announce),
+    )
+
+
+def player_view(match: Match, seat: int) -> PlayerView:
+    """The view of ``seat`` (0..seats-1): its own hand and the public table.
+
+    Raises:
+        ValueError: seat outside the match.
+    """
+    if not isinstance(seat, int) or not 0 <= seat < match.seats:
+        raise ValueError(f"seat {seat!r} is not a seat of this match")
+    return _view(match, seat)
+
+
+def spectator_view(match: Match) -> PlayerView:
+    """The public view (``seat=None``, ``hand=()``, ``taken=None``, ``plain`` empty)."""
+    return _view(match, None)
