@@ -1,0 +1,93 @@
+"""Database engine helpers: URL from the environment, SQLite tuning, migrations at start.
+
+``database_url()`` reads ``PIFECACHETA_DB_URL``, then ``REFLEX_DB_URL``, else the SQLite file
+``pifecacheta.db`` (same rule as rxconfig.py). ``init_db(url)`` returns an engine whose schema
+is at the newest alembic revision (``migrations/``). SQLite connections use WAL, a busy timeout
+and ``BEGIN IMMEDIATE`` for writes, so concurrent writers queue instead of failing.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event
+
+DEFAULT_URL = "sqlite:///pifecacheta.db"
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+BUSY_TIMEOUT_MS = 10_000
+
+_engines: dict[str, sa.Engine] = {}
+_lock = threading.Lock()
+
+
+def database_url() -> str:
+    """The configured database URL: env ``PIFECACHETA_DB_URL``, ``REFLEX_DB_URL``, else SQLite file."""
+    return os.environ.get("PIFECACHETA_DB_URL") or os.environ.get("REFLEX_DB_URL") or DEFAULT_URL
+
+
+def make_engine(url: str) -> sa.Engine:
+    """A new SQLAlchemy engine for ``url``; SQLite gets WAL, busy_timeout and BEGIN IMMEDIATE.
+
+    Read-only work may pass ``execution_options(sqlite_begin="DEFERRED")`` to skip the write lock.
+    """
+    if not url.startswith("sqlite"):
+        return sa.create_engine(url, pool_pre_ping=True)
+    engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # let SQLAlchemy's "begin" event emit BEGIN itself
+        cur = dbapi_conn.cursor()
+        if ":memory:" not in url and url not in ("sqlite://", "sqlite:///"):
+            cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: sa.Connection) -> None:
+        mode = conn.get_execution_options().get("sqlite_begin", "IMMEDIATE")
+        conn.exec_driver_sql(f"BEGIN {mode}")
+
+    return engine
+
+
+def migrate(engine: sa.Engine) -> None:
+    """Bring the schema to the newest alembic revision (``alembic upgrade head``).
+
+    Falls back to ``SQLModel.metadata.create_all`` when the migrations folder is not shipped
+    (a non-editable install); raises whatever alembic raises otherwise.
+    """
+    from sqlmodel import SQLModel
+
+    from . import models  # noqa: F401  (registers the tables)
+
+    if not (MIGRATIONS_DIR / "env.py").exists():
+        SQLModel.metadata.create_all(engine)
+        return
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+def init_db(url: str | None = None) -> sa.Engine:
+    """The process-wide engine for ``url`` (default ``database_url()``), migrated to head once."""
+    url = url or database_url()
+    with _lock:
+        engine = _engines.get(url)
+        if engine is None:
+            engine = make_engine(url)
+            migrate(engine)
+            _engines[url] = engine
+        return engine

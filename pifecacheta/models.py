@@ -1,0 +1,107 @@
+"""Database tables (SQLModel, ``table=True``): the source of truth for every table of play.
+
+Shapes follow docs/SERVICE_API.md. Datetimes are timezone-aware UTC (sqlmodel's UTCDateTime:
+SQLite stores them without an offset and they come back as UTC). ``GameTable.match_json`` holds the whole hidden
+match state (hands, stock order, seed): it never leaves the server; browsers get only
+``player_view``/``spectator_view`` projections through ``TableService.snapshot``.
+Schema changes need a new alembic revision in ``migrations/versions/``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+
+class Player(SQLModel, table=True):
+    """A person without an account: random id + secret kept in the browser, and a display name.
+
+    ``secret_hash`` is the SHA-256 hex digest of the secret (the secret itself is never stored).
+    """
+
+    __tablename__ = "player"
+
+    id: str = Field(primary_key=True, max_length=32)  # uuid4 hex
+    secret_hash: str = Field(max_length=64)
+    name: str = Field(max_length=24)
+    created_at: datetime
+
+
+class GameTable(SQLModel, table=True):
+    """One table of play (mesa), reached by its invite code ``/mesa/<code>``.
+
+    ``status``: ``lobby`` (seating), ``playing`` (match running), ``finished`` (outcome decided).
+    ``version`` bumps on every change of seats, status, match or rematch votes (not on chat);
+    every write is ``UPDATE ... WHERE version = expected`` so racing writers cannot both win.
+    ``turn_started_at``: when the seat to play last moved or got the turn (48 h absence, seed 000
+    line 72); ``last_move_at``: last applied action (7-day expiry, seed 000 line 72).
+    ``rematch_json``: ``{"votes": [seat, ...]}``.
+    """
+
+    __tablename__ = "game_table"
+
+    id: int | None = Field(default=None, primary_key=True)
+    code: str = Field(max_length=32, sa_column_kwargs={"unique": True}, index=True)
+    mode: str = Field(max_length=16)
+    lives: int
+    rules_json: str = Field(sa_type=sa.Text)
+    creator_id: str = Field(max_length=32)
+    status: str = Field(max_length=16, index=True)
+    match_json: str | None = Field(default=None, sa_type=sa.Text)
+    version: int = 0
+    created_at: datetime
+    last_move_at: datetime
+    turn_started_at: datetime
+    rematch_json: str = Field(default='{"votes": []}', sa_type=sa.Text)
+
+
+class Seat(SQLModel, table=True):
+    """A seat (0..3) at a table: a person (``player_id``) or a bot (``bot`` = policy name).
+
+    ``left``: the seat's player left the table (SAIR DA MESA, only when FORA; seed 000 line 72).
+    """
+
+    __tablename__ = "seat"
+    __table_args__ = (sa.UniqueConstraint("table_id", "seat", name="uq_seat_table_seat"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = Field(foreign_key="game_table.id", index=True)
+    seat: int
+    player_id: str | None = Field(default=None, max_length=32, index=True)
+    bot: str | None = Field(default=None, max_length=16)
+    name: str = Field(max_length=24)
+    left: bool = False
+
+
+class ActionLog(SQLModel, table=True):
+    """Every applied change, in order: ``version`` is the table version it produced.
+
+    ``seat`` is None for the system (start, rematch, expiry); ``actor`` is ``player:<id>``,
+    ``bot:<name>`` or ``system``; ``action_json`` is the engine action's ``to_dict()`` (or a
+    service event such as ``{"type": "start"}``).
+    """
+
+    __tablename__ = "action_log"
+
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = Field(foreign_key="game_table.id", index=True)
+    version: int
+    seat: int | None = None
+    actor: str = Field(max_length=64)
+    action_json: str = Field(sa_type=sa.Text)
+    at: datetime
+
+
+class ChatMessage(SQLModel, table=True):
+    """A chat line from a seated player: plain text (1..200 chars), escaped by the UI."""
+
+    __tablename__ = "chat_message"
+
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = Field(foreign_key="game_table.id", index=True)
+    seat: int
+    name: str = Field(max_length=24)
+    text: str = Field(max_length=200)
+    at: datetime

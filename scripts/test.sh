@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Install what is missing (Python packages, bun, Chromium), then run the tests:
+#   1. `pytest`: unit, property, service and state tests (fast);
+#   2. a second pytest process for tests/browser (Playwright against a running app), kept apart
+#      as Reflex's own suite does, because pytest-playwright keeps an event loop alive.
+# Exits non-zero if either step fails. Extra arguments go to the first pytest run.
+source "$(dirname "$0")/_env.sh"
+
+# --- a Chromium for Playwright ------------------------------------------------
+playwright_browser() { ls -d "${PLAYWRIGHT_BROWSERS_PATH:-$HOME/.cache/ms-playwright}"/chromium* >/dev/null 2>&1; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo -n "$@"; fi; }
+
+if [ -z "${PIFECACHETA_CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ] && ! playwright_browser; then
+    if command -v apt-get >/dev/null 2>&1; then
+        log "installing Debian Chromium (apt-get install -y chromium)"
+        export DEBIAN_FRONTEND=noninteractive
+        if ! { as_root apt-get update -qq && as_root apt-get install -y -qq chromium; } </dev/null >&2; then
+            log "apt-get could not install chromium; trying Playwright's own browser"
+        fi
+    fi
+    if [ ! -x /usr/bin/chromium ] && ! playwright_browser; then
+        python -m playwright install chromium </dev/null >&2 || log "no Chromium available: browser tests will fail"
+    fi
+fi
+if [ -z "${PIFECACHETA_CHROMIUM:-}" ] && [ -x /usr/bin/chromium ]; then
+    export PIFECACHETA_CHROMIUM=/usr/bin/chromium
+fi
+
+# --- 1. unit tests --------------------------------------------------------------
+log "pytest (unit tests)"
+unit_rc=0
+python -m pytest "$@" || unit_rc=$?
+
+# --- 2. browser tests, own process ------------------------------------------------
+log "pytest tests/browser (Playwright)"
+browser_rc=0
+if [ -d tests/browser ]; then
+    python -m pytest -o addopts="-ra" tests/browser || browser_rc=$?
+else
+    browser_rc=5
+fi
+if [ "$browser_rc" = 5 ] && ! ls tests/browser/test_*.py >/dev/null 2>&1; then
+    log "tests/browser has no tests yet (pytest exit 5): not a failure"
+    browser_rc=0
+fi
+
+if [ "$unit_rc" != 0 ] || [ "$browser_rc" != 0 ]; then
+    log "FAILED: unit tests exit $unit_rc, browser tests exit $browser_rc"
+    exit 1
+fi
+log "all tests passed"
