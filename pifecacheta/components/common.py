@@ -1,0 +1,79 @@
+"""Pieces every page shares: the top bar with the language switch and the deck design chooser."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from pifecacheta.state.session import Session
+
+FELT = "radial-gradient(ellipse at center, #2e8b4a 0%, #1c6b35 55%, #0f4a24 100%)"
+
+
+def lang_button(code: str, label: str) -> rx.Component:
+    """One language choice; pressed when it is the current language."""
+    return rx.button(
+        label,
+        on_click=Session.set_language(code),
+        size="1",
+        variant=rx.cond(Session.language == code, "solid", "soft"),
+        color_scheme="amber",
+        aria_pressed=rx.cond(Session.language == code, "true", "false"),
+        id=f"lang-{code}",
+    )
+
+
+def deck_chooser() -> rx.Component:
+    """Deck design select (classic / four colours / large index), remembered per browser."""
+    t = Session.t
+    return rx.select.root(
+        rx.select.trigger(aria_label=t["deck.label"], variant="soft", color_scheme="gray"),
+        rx.select.content(
+            rx.select.item(t["deck.classic"], value="classic"),
+            rx.select.item(t["deck.four"], value="four"),
+            rx.select.item(t["deck.large"], value="large"),
+        ),
+        value=Session.deck_design,
+        on_change=Session.set_deck,
+        size="1",
+    )
+
+
+def top_bar() -> rx.Component:
+    """Title (a link home), the deck chooser and the PT / ES switch."""
+    t = Session.t
+    return rx.hstack(
+        rx.link(
+            rx.hstack(
+                rx.text("♠♥", style={"color": "#ffd27f", "font_size": "1.3em"}),
+                rx.heading(t["app.title"], size="5", style={"color": "white"}),
+                align="center",
+                spacing="2",
+            ),
+            href="/",
+            underline="none",
+        ),
+        rx.spacer(),
+        deck_chooser(),
+        lang_button("pt", "PT"),
+        lang_button("es", "ES"),
+        align="center",
+        width="100%",
+        spacing="2",
+        padding="0.6em 0.8em",
+        style={"background": "rgba(0,0,0,0.35)"},
+    )
+
+
+def page_shell(*children: Any) -> rx.Component:
+    """The felt background, the top bar and a centred column for the page's content."""
+    return rx.box(
+        top_bar(),
+        rx.box(
+            *children,
+            style={"max_width": "1100px", "margin": "0 auto", "padding": "0.6em 0.6em 2em"},
+        ),
+        style={"min_height": "100vh", "background": FELT, "color": "white"},
+        lang=Session.language,
+    )

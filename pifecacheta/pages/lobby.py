@@ -1,0 +1,81 @@
+"""``/``: create a table (seed 000 lines 46-48)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from pifecacheta.components.common import page_shell
+from pifecacheta.state.lobby import LobbyState
+from pifecacheta.state.session import Session
+
+
+def _mode_choice(value: str, label_key: str, hint_key: str) -> rx.Component:
+    t = Session.t
+    chosen = LobbyState.mode == value
+    return rx.box(
+        rx.text(t[label_key], weight="bold", size="4"),
+        rx.text(t[hint_key], size="2", style={"opacity": "0.85"}),
+        on_click=LobbyState.set_mode(value),
+        role="radio",
+        aria_checked=rx.cond(chosen, "true", "false"),
+        tab_index=0,
+        id=f"mode-{value}",
+        style={
+            "cursor": "pointer",
+            "padding": "0.7em 0.9em",
+            "border_radius": "0.6em",
+            "border": rx.cond(chosen, "2px solid #ffd27f", "2px solid rgba(255,255,255,0.25)"),
+            "background": rx.cond(chosen, "rgba(255,210,127,0.18)", "rgba(0,0,0,0.2)"),
+            "flex": "1 1 10em",
+        },
+    )
+
+
+def lobby_page() -> rx.Component:
+    """The home page: name, game choice, CRIAR MESA."""
+    t = Session.t
+    return page_shell(
+        rx.vstack(
+            rx.text(t["app.tagline"], size="3", style={"opacity": "0.9"}),
+            rx.heading(t["lobby.create_title"], size="6"),
+            rx.text(t["name.label"], as_="label", html_for="name-input", weight="bold"),
+            rx.input(
+                id="name-input",
+                value=LobbyState.name_input,
+                on_change=LobbyState.set_name_input,
+                placeholder=t["name.placeholder"],
+                max_length=24,
+                size="3",
+                width="100%",
+            ),
+            rx.text(t["lobby.mode"], weight="bold"),
+            rx.flex(
+                _mode_choice("pife", "mode.pife", "mode.pife_hint"),
+                _mode_choice("cacheta7", "mode.cacheta7", "mode.cacheta_hint"),
+                _mode_choice("cacheta10", "mode.cacheta10", "mode.cacheta_hint"),
+                role="radiogroup",
+                wrap="wrap",
+                gap="0.6em",
+                width="100%",
+            ),
+            rx.cond(
+                LobbyState.message != "",
+                rx.callout(t[LobbyState.message], color_scheme="red", role="alert", width="100%"),
+            ),
+            rx.button(
+                t["btn.create"],
+                on_click=LobbyState.create,
+                size="4",
+                color_scheme="amber",
+                width="100%",
+            ),
+            spacing="3",
+            style={
+                "max_width": "34em",
+                "margin": "1.5em auto",
+                "padding": "1.2em",
+                "border_radius": "1em",
+                "background": "rgba(0,0,0,0.3)",
+            },
+        ),
+    )

@@ -1,0 +1,42 @@
+"""The one application service this process uses, and the link key of a table's shared state.
+
+Every change goes through ``pifecacheta.service.TableService`` (docs/SERVICE_API.md); the
+Reflex layer never touches the database or the rules engine's hidden ``Match``.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+_lock = threading.Lock()
+_service: Any = None
+
+
+def get_service() -> Any:
+    """The process-wide ``TableService`` (created on first use from ``pifecacheta.db``)."""
+    global _service
+    with _lock:
+        if _service is None:
+            from pifecacheta import service as service_module
+
+            factory = getattr(service_module, "get_service", None)
+            if factory is not None:
+                _service = factory()
+            else:
+                from pifecacheta import db
+
+                _service = service_module.TableService(db.init_db())
+        return _service
+
+
+def link_key(code: str) -> str:
+    """The ``rx.SharedState`` link token of a table: ``"table" + code``.
+
+    Table codes come from ``secrets.token_urlsafe`` and may hold ``_``, which Reflex refuses
+    in a link token, so ``_`` becomes ``.`` (not in the url-safe alphabet: no collision).
+
+    >>> link_key("ab_C-d")
+    'tableab.C-d'
+    """
+    return "table" + code.replace("_", ".")

@@ -1,0 +1,365 @@
+"""One table as seen by one viewer, kept live for everyone at it.
+
+``TableShared`` is an ``rx.SharedState`` linked per table (``link_key(code)``); its only
+public var is ``version``, a counter bumped after every change the service commits. It holds
+NO hands, stock or seed: public vars of a shared state reach every linked tab.
+
+``TableState`` is private to one browser tab. Its cached computed var ``ui`` depends on
+``TableShared.version``: when any viewer (or a bot, or the sweeper) bumps the version, Reflex
+recomputes ``ui`` for every linked tab, each from ``service.snapshot`` with that tab's own
+identity, so each hand reaches only its owner. A reload gives the same view: everything comes
+from the database through the service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import reflex as rx
+
+from pifecacheta.rules.cards import Card
+from pifecacheta.state.backend import get_service, link_key
+from pifecacheta.state.session import Session
+from pifecacheta.state.view_model import TableUi, table_ui
+
+log = logging.getLogger(__name__)
+
+_BOT_LOOPS: set[str] = set()  # table codes with a bot loop running in this process
+MESSAGE_SECONDS = 5.0
+
+
+class TableShared(rx.SharedState):
+    """Public, per-table: a change counter every linked viewer watches. Nothing secret."""
+
+    version: int = 0
+
+
+def error_key(exc: BaseException) -> str:
+    """The catalog key of a refused action's message: ``"err." + exc.code`` when known.
+
+    >>> from pifecacheta.rules.errors import IllegalActionError
+    >>> error_key(IllegalActionError("taken_card"))
+    'err.taken_card'
+    >>> error_key(IllegalActionError("no_such_code"))
+    'err.generic'
+    """
+    from pifecacheta import i18n
+
+    key = "err." + str(getattr(exc, "code", "generic"))
+    return key if key in i18n.catalog("pt") else "err.generic"
+
+
+def _is_refusal(exc: BaseException) -> bool:
+    """True for the errors a player may cause (service refusals, illegal actions)."""
+    return isinstance(exc, ValueError) and hasattr(exc, "code")
+
+
+class TableState(rx.State):
+    """One tab's view of one table: which table, who I am, my pending selection, messages."""
+
+    table_code: str = ""
+    selected: str = ""  # card id tapped, waiting for a tap on the pile
+    dragging: str = ""  # card id being dragged
+    message: str = ""  # catalog key of the last refusal, "" when none
+    message_serial: int = 0
+    join_name: str = ""
+    invite_url: str = ""
+    me: str = ""  # my player id (not secret)
+    _secret: str = ""
+    _name: str = ""
+
+    # ---- the view -------------------------------------------------------------------------
+    @rx.var
+    async def ui(self) -> TableUi:
+        """This viewer's projection of the table (recomputed when the table's version moves)."""
+        shared = await self.get_state(TableShared)
+        _ = shared.version
+        if not self.table_code or not self.me:
+            return TableUi()
+        try:
+            snap = get_service().snapshot(self.table_code, self._who())
+        except Exception as exc:  # noqa: BLE001 - a missing table shows "not found"
+            if not _is_refusal(exc):
+                log.exception("snapshot failed")
+            return TableUi()
+        return table_ui(snap, bots_available=hasattr(get_service(), "add_bots"))
+
+    def _who(self) -> Any:
+        from pifecacheta.service import Identity
+
+        return Identity(player_id=self.me, secret=self._secret, name=self._name)
+
+    # ---- loading and seating ------------------------------------------------------------
+    @rx.event
+    async def load(self) -> Any:
+        """on_load of ``/mesa/<code>``: identify, link the shared state, sit if a seat is free."""
+        path = str(self.router.url.path or "")
+        code = path.rstrip("/").rsplit("/", 1)[-1] if "/mesa/" in path else ""
+        self.table_code = code
+        origin = str(getattr(self.router.url, "origin", "") or "")
+        self.invite_url = f"{origin}/mesa/{code}" if code else ""
+        self.selected = self.dragging = self.message = ""
+        if not code:
+            return None
+        session = await self.get_state(Session)
+        who = session._identity()
+        self.me, self._secret, self._name = who.player_id, who.secret, who.name
+        shared = await self.get_state(TableShared)
+        await shared._link_to(link_key(code))
+        self.join_name = session.name
+        if session.name:
+            self._join()
+        return await self._changed()
+
+    def _join(self) -> None:
+        try:
+            get_service().join(self.table_code, self._who())
+        except Exception as exc:  # noqa: BLE001
+            if not _is_refusal(exc):
+                raise
+            if getattr(exc, "code", "") != "table_not_found":
+                self.message = error_key(exc)
+
+    @rx.event
+    def set_join_name(self, name: str) -> None:
+        """The name typed by someone arriving through the invite link."""
+        self.join_name = name[:24]
+
+    @rx.event
+    async def sit(self) -> Any:
+        """Sit at the table with the typed name (seed 000 line 46: whoever opens the link sits)."""
+        session = await self.get_state(Session)
+        try:
+            who = session._identity(self.join_name.strip() or None)
+        except Exception as exc:  # noqa: BLE001
+            if _is_refusal(exc):
+                self.message = error_key(exc)
+                return None
+            raise
+        self.me, self._secret, self._name = who.player_id, who.secret, who.name
+        self._join()
+        return await self._changed()
+
+    @rx.event
+    async def start(self) -> Any:
+        """COMEÇAR: the creator starts the match (>= 2 seated)."""
+        return await self._call(lambda svc, who: svc.start(self.table_code, who))
+
+    @rx.event
+    async def add_bots(self) -> Any:
+        """Fill the free seats with Carmen, Tito and Luna (seed 000 line 70)."""
+        return await self._call(lambda svc, who: svc.add_bots(self.table_code, who, ["Carmen", "Tito", "Luna"]))
+
+    # ---- playing --------------------------------------------------------------------------
+    @rx.event
+    async def draw(self, version: int) -> Any:
+        """COMPRAR / ROBAR, or a click on the stock."""
+        from pifecacheta.rules import Draw
+
+        return await self._act(Draw(), version)
+
+    @rx.event
+    async def take(self, version: int) -> Any:
+        """PEGAR DO LIXO / TOMAR DEL POZO."""
+        from pifecacheta.rules import TakeDiscard
+
+        return await self._act(TakeDiscard(), version)
+
+    @rx.event
+    async def pile_click(self, version: int, phase: str) -> Any:
+        """A tap on the discard pile: discards the selected card, or takes the top card."""
+        if self.selected:
+            card, self.selected = self.selected, ""
+            return await self._discard(card, version)
+        if phase == "draw":
+            return await self.take(version)
+        return None
+
+    @rx.event
+    def card_click(self, card_id: str) -> None:
+        """Tap a card to select it (then tap the pile to discard it); tap again to unselect."""
+        self.selected = "" if self.selected == card_id else card_id
+
+    @rx.event
+    async def card_double(self, card_id: str, version: int) -> Any:
+        """Double-click / double-tap a card: discard it (or go out with it as the leftover)."""
+        self.selected = ""
+        return await self._discard(card_id, version)
+
+    @rx.event
+    def drag_start(self, card_id: str) -> None:
+        """A card starts being dragged."""
+        self.dragging = card_id
+
+    @rx.event
+    async def drop_on_pile(self, version: int) -> Any:
+        """A card dropped on the discard pile."""
+        card, self.dragging = self.dragging, ""
+        self.selected = ""
+        if not card:
+            return None
+        return await self._discard(card, version)
+
+    @rx.event
+    async def go_out(self, version: int) -> Any:
+        """BATER / CERRAR: the engine picks the best go-out (seed 000 line 56)."""
+        from pifecacheta.rules import GoOut
+
+        return await self._act(GoOut(), version)
+
+    @rx.event
+    async def announce(self, version: int) -> Any:
+        """NA BOA / ME FALTA UNA (seed 000 line 64)."""
+        from pifecacheta.rules import AnnounceOneAway
+
+        return await self._act(AnnounceOneAway(), version)
+
+    @rx.event
+    async def next_round(self, version: int) -> Any:
+        """PRÓXIMA RODADA / SIGUIENTE RONDA: any player of the match, even FORA (seed 000 line 68)."""
+        from pifecacheta.rules import NextRound
+
+        return await self._act(NextRound(), version)
+
+    # ---- issue 4 slots: wired to the engine actions the service accepts ---------------------
+    @rx.event
+    async def resign(self, version: int) -> Any:
+        """DESISTIR / SAIR DO JOGO (seed 000 line 72)."""
+        from pifecacheta.rules import Resign
+
+        return await self._act(Resign(), version)
+
+    @rx.event
+    async def claim_absence(self, version: int) -> Any:
+        """ENCERRAR POR AUSÊNCIA (seed 000 line 72; the service checks the 48 hours)."""
+        from pifecacheta.rules import ClaimAbsence
+
+        return await self._act(ClaimAbsence(), version)
+
+    @rx.event
+    async def leave_table(self, version: int) -> Any:
+        """SAIR DA MESA, for a player who is FORA in Cacheta (seed 000 line 72)."""
+        from pifecacheta.rules import LeaveTable
+
+        return await self._act(LeaveTable(), version)
+
+    @rx.event
+    async def vote_rematch(self) -> Any:
+        """REVANCHE: this player agrees to a rematch at the same table (seed 000 line 70)."""
+        return await self._call(lambda svc, who: svc.vote_rematch(self.table_code, who))
+
+    @rx.event
+    async def send_chat(self, form: dict[str, Any]) -> Any:
+        """Send a chat line (seated players only, seed 000 line 74)."""
+        text = str(form.get("text", "")).strip()
+        if not text:
+            return None
+        return await self._call(lambda svc, who: svc.chat(self.table_code, who, text))
+
+    @rx.event
+    def clear_message(self, serial: int) -> None:
+        """Hide the refusal message, unless a newer one replaced it."""
+        if serial == self.message_serial:
+            self.message = ""
+
+    # ---- helpers --------------------------------------------------------------------------
+    async def _discard(self, card_id: str, version: int) -> Any:
+        """Drop ``card_id`` on the pile: GoOut(card) when that is a valid go-out, else Discard."""
+        from pifecacheta.rules import Discard, GoOut
+
+        try:
+            card = Card.parse(card_id)
+        except ValueError:
+            return None
+        svc, who = get_service(), self._who()
+        try:
+            svc.act(self.table_code, who, GoOut(discard=card), expected_version=version)
+        except Exception as exc:  # noqa: BLE001
+            if not _is_refusal(exc):
+                raise
+            if getattr(exc, "code", "") in ("stale_version", "not_your_turn", "wrong_phase"):
+                return self._refused(exc)
+            return await self._act(Discard(card), version)
+        return await self._changed()
+
+    async def _act(self, action: Any, version: int) -> Any:
+        return await self._call(
+            lambda svc, who: svc.act(self.table_code, who, action, expected_version=version)
+        )
+
+    async def _call(self, fn: Any) -> Any:
+        """Run one service call; a refusal becomes a message, a success notifies the table."""
+        if not self.table_code:
+            return None
+        try:
+            fn(get_service(), self._who())
+        except Exception as exc:  # noqa: BLE001
+            if _is_refusal(exc):
+                return self._refused(exc)
+            raise
+        self.message = ""
+        return await self._changed()
+
+    def _refused(self, exc: BaseException) -> Any:
+        self.message = error_key(exc)
+        self.message_serial += 1
+        return TableState.clear_message_later(self.message_serial)
+
+    async def _changed(self) -> Any:
+        """Bump the shared version (every linked tab refreshes) and wake the bots if needed."""
+        shared = await self.get_state(TableShared)
+        shared.version += 1
+        try:
+            pending = get_service().pending_bot_delay(self.table_code)
+        except Exception:  # noqa: BLE001
+            pending = None
+        if pending is not None and self.table_code not in _BOT_LOOPS:
+            return TableState.run_bots
+        return None
+
+    @rx.event(background=True)
+    async def clear_message_later(self, serial: int) -> None:
+        """Hide a refusal message after a few seconds."""
+        await asyncio.sleep(MESSAGE_SECONDS)
+        async with self:
+            if serial == self.message_serial:
+                self.message = ""
+
+    @rx.event(background=True)
+    async def run_bots(self) -> None:
+        """Let the bots play: wait ``pending_bot_delay``, apply one bot action, notify, repeat.
+
+        One loop per table per process (``_BOT_LOOPS``); a reload starts it again if needed.
+        """
+        code = self.table_code
+        if not code or code in _BOT_LOOPS:
+            return
+        _BOT_LOOPS.add(code)
+        svc = get_service()
+        try:
+            while True:
+                delay = svc.pending_bot_delay(code)
+                if delay is None:
+                    break
+                await asyncio.sleep(max(0.0, float(delay)))
+                changed = svc.bot_step(code)
+                if not changed:
+                    break
+                async with self:
+                    shared = await self.get_state(TableShared)
+                    shared.version += 1
+        except Exception:  # noqa: BLE001 - a bot crash must not kill the tab's connection
+            log.exception("bot loop for table %s stopped", code)
+        finally:
+            _BOT_LOOPS.discard(code)
+
+
+async def bump_table(app: Any, code: str) -> None:
+    """Bump a table's shared version from outside any event (lifespan sweeper)."""
+    from reflex.istate.manager.token import BaseStateToken
+
+    async with app.modify_state(BaseStateToken(ident=link_key(code), cls=TableShared)) as root:
+        shared = await root.get_state(TableShared)
+        shared.version += 1

@@ -1,0 +1,270 @@
+"""What one viewer's screen shows, as plain dataclasses Reflex can send to that browser.
+
+:func:`table_ui` turns the service's ``TableSnapshot`` (docs/SERVICE_API.md) for ONE viewer
+into a :class:`TableUi`. It holds only what that viewer may see: its own hand (from its
+``PlayerView``), counts of the others' cards, the public piles. It is language-neutral:
+the pages translate keys and card names with the viewer's catalog.
+
+Pure functions, no Reflex or database: unit-tested in ``tests/state/``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from typing import Any
+
+from pifecacheta.rules.cards import Card, Face, sort_by_rank, sort_by_suit
+
+SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+MAX_SEATS = 4  # seed 000 line 50: 2 to 4 at the table
+
+
+@dataclasses.dataclass
+class CardUi:
+    """One card as drawn on screen.
+
+    ``id`` is the full notation with the deck mark ("7H" or "7H'"), unique per physical card;
+    ``code`` the face ("7H", the ``data-card`` attribute); ``rank`` "A".."K"; ``suit`` C/D/H/S.
+    """
+
+    id: str = ""
+    code: str = ""
+    rank: str = ""
+    suit: str = ""
+    symbol: str = ""
+    wild: bool = False
+    taken: bool = False
+
+
+@dataclasses.dataclass
+class SeatUi:
+    """One seat around the table, as every viewer may see it (no cards, only counts)."""
+
+    seat: int = 0
+    name: str = ""
+    empty: bool = False
+    is_bot: bool = False
+    is_me: bool = False
+    left: bool = False
+    creator: bool = False
+    cards: int = 0
+    lives: int = 0
+    lives_lost: int = 0
+    out: bool = False
+    announced: bool = False
+    dealer: bool = False
+    turn: bool = False
+    winner: bool = False
+    rematch: bool = False
+
+
+@dataclasses.dataclass
+class MeldUi:
+    """A meld laid down when someone went out (seed 000 line 68: FIM DA RODADA shows them)."""
+
+    cards: list[CardUi] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class ChatUi:
+    """One chat line."""
+
+    name: str = ""
+    text: str = ""
+
+
+@dataclasses.dataclass
+class TableUi:
+    """Everything the table page shows to one viewer. ``found`` False: no such table."""
+
+    found: bool = False
+    code: str = ""
+    status: str = ""  # lobby | playing | finished
+    version: int = 0
+    mode: str = "cacheta"  # pife | cacheta
+    lives_start: int = 0
+    round_number: int = 0
+    my_seat: int = -1  # -1: spectator
+    is_player: bool = False
+    is_creator: bool = False
+    seated: int = 0
+    seats: list[SeatUi] = dataclasses.field(default_factory=list)
+    hand_by_suit: list[CardUi] = dataclasses.field(default_factory=list)
+    hand_by_rank: list[CardUi] = dataclasses.field(default_factory=list)
+    hand_count: int = 0
+    stock_size: int = 0
+    discard_count: int = 0
+    has_discard: bool = False
+    discard_top: CardUi = dataclasses.field(default_factory=CardUi)
+    has_vira: bool = False
+    vira: CardUi = dataclasses.field(default_factory=CardUi)
+    wild: CardUi = dataclasses.field(default_factory=CardUi)
+    phase: str = ""  # draw | discard | round_over | match_over
+    turn_seat: int = -1
+    turn_name: str = ""
+    my_turn: bool = False
+    i_am_out: bool = False
+    can_draw: bool = False
+    can_discard: bool = False
+    can_announce: bool = False
+    can_next_round: bool = False
+    round_over: bool = False
+    match_over: bool = False
+    has_result: bool = False
+    result_winner: str = ""
+    result_out_of_turn: bool = False
+    result_with_ten: bool = False
+    result_melds: list[MeldUi] = dataclasses.field(default_factory=list)
+    result_has_discard: bool = False
+    result_discard: CardUi = dataclasses.field(default_factory=CardUi)
+    has_outcome: bool = False
+    outcome_kind: str = ""  # gone_out | last_with_lives | resigned | absence | expired
+    outcome_winner: str = ""
+    outcome_loser: str = ""
+    can_start: bool = False
+    can_add_bots: bool = False
+    absence_claimable: bool = False
+    rematch_offered: bool = False
+    rematch_voted: bool = False
+    chat: list[ChatUi] = dataclasses.field(default_factory=list)
+
+
+def card_ui(card: Card, *, wilds: Iterable[Face] = (), taken: Card | None = None) -> CardUi:
+    """A :class:`CardUi` for ``card``; ``wilds`` are this round's wild faces.
+
+    >>> card_ui(Card.parse("10H'")).id, card_ui(Card.parse("10H'")).code
+    ("10H'", '10H')
+    """
+    code = card.code
+    return CardUi(
+        id=str(card),
+        code=code,
+        rank=code[:-1],
+        suit=code[-1],
+        symbol=SUIT_SYMBOL[code[-1]],
+        wild=card.face in set(wilds),
+        taken=taken is not None and card == taken,
+    )
+
+
+def _lower_name(value: Any) -> str:
+    """Enum member -> "draw"; plain string -> itself, lower case."""
+    name = getattr(value, "name", None)
+    return str(name if name is not None else value).lower()
+
+
+def table_ui(snap: Any, *, bots_available: bool = False) -> TableUi:
+    """Project a service ``TableSnapshot`` (docs/SERVICE_API.md) to this viewer's :class:`TableUi`.
+
+    ``bots_available``: the service has ``add_bots`` (seed 000 line 70: Carmen, Tito, Luna).
+    """
+    rules = snap.rules
+    mode = _lower_name(rules.mode)
+    view = snap.view
+    my_seat = snap.my_seat if snap.my_seat is not None else -1
+    infos = {s.seat: s for s in snap.seats}
+    ui = TableUi(
+        found=True,
+        code=snap.code,
+        status=str(snap.status),
+        version=int(snap.version),
+        mode=mode,
+        lives_start=int(getattr(rules, "lives", 0)) if mode == "cacheta" else 0,
+        my_seat=my_seat,
+        is_creator=snap.creator_seat is not None and snap.creator_seat == my_seat,
+        seated=len(infos),
+        absence_claimable=bool(getattr(snap, "absence_claimable", False)),
+        rematch_offered=bool(getattr(snap, "rematch_offered", False)),
+        rematch_voted=my_seat in set(getattr(snap, "rematch_votes", ()) or ()),
+        chat=[ChatUi(name=str(c.name), text=str(c.text)) for c in (getattr(snap, "chat", ()) or ())],
+    )
+    votes = set(getattr(snap, "rematch_votes", ()) or ())
+    if view is None:  # lobby: show free seats up to four
+        for n in range(MAX_SEATS):
+            info = infos.get(n)
+            if info is None:
+                ui.seats.append(SeatUi(seat=n, empty=True))
+            else:
+                ui.seats.append(_seat_from_info(info, snap))
+        ui.is_player = my_seat >= 0
+        ui.can_start = ui.is_creator and ui.status == "lobby" and ui.seated >= 2
+        ui.can_add_bots = bots_available and ui.is_creator and ui.status == "lobby" and ui.seated < MAX_SEATS
+        return ui
+
+    wilds = frozenset(view.wilds)
+    phase = _lower_name(view.phase)
+    out = set(view.out)
+    result = view.result
+    lost = tuple(result.lives_lost) if result is not None else ()
+    for n in range(view.seats):
+        info = infos.get(n)
+        s = _seat_from_info(info, snap) if info is not None else SeatUi(seat=n, name=f"#{n + 1}")
+        s.cards = int(view.hand_counts[n])
+        s.lives = int(view.lives[n]) if n < len(view.lives) else 0
+        s.lives_lost = int(lost[n]) if n < len(lost) else 0
+        s.out = mode == "cacheta" and n in out
+        s.left = s.left or n in set(view.left)
+        s.announced = n in set(view.announced)
+        s.dealer = n == view.dealer
+        s.turn = view.turn is not None and n == view.turn and phase in ("draw", "discard")
+        s.winner = result is not None and result.winner == n
+        s.rematch = n in votes
+        ui.seats.append(s)
+    hand = tuple(view.hand)
+    ui.is_player = view.seat is not None
+    ui.hand_by_suit = [card_ui(c, wilds=wilds, taken=view.taken) for c in sort_by_suit(hand)]
+    ui.hand_by_rank = [card_ui(c, wilds=wilds, taken=view.taken) for c in sort_by_rank(hand)]
+    ui.hand_count = len(hand)
+    ui.round_number = int(view.round_number)
+    ui.stock_size = int(view.stock_size)
+    ui.discard_count = len(view.discard_pile)
+    if view.discard_pile:
+        ui.has_discard = True
+        ui.discard_top = card_ui(view.discard_pile[-1], wilds=wilds)
+    if view.vira is not None:
+        ui.has_vira = True
+        ui.vira = card_ui(view.vira)
+        wild_face = view.vira.face.next
+        ui.wild = card_ui(Card(wild_face.rank, wild_face.suit), wilds=wilds)
+    ui.phase = phase
+    if view.turn is not None and phase in ("draw", "discard"):
+        ui.turn_seat = int(view.turn)
+        ui.turn_name = ui.seats[view.turn].name
+    ui.i_am_out = ui.is_player and my_seat in out and mode == "cacheta"
+    ui.my_turn = ui.is_player and ui.turn_seat == my_seat
+    ui.can_draw = ui.my_turn and phase == "draw"
+    ui.can_discard = ui.my_turn and phase == "discard"
+    ui.can_announce = bool(getattr(view, "can_announce", False))
+    ui.round_over = phase == "round_over"
+    ui.match_over = phase == "match_over" or snap.status == "finished"
+    ui.can_next_round = ui.is_player and ui.round_over
+    if result is not None:
+        ui.has_result = True
+        ui.result_winner = ui.seats[result.winner].name
+        ui.result_out_of_turn = bool(result.out_of_turn)
+        ui.result_with_ten = result.plan.discard is None
+        ui.result_melds = [MeldUi(cards=[card_ui(c, wilds=wilds) for c in m.cards]) for m in result.plan.melds]
+        if result.plan.discard is not None:
+            ui.result_has_discard = True
+            ui.result_discard = card_ui(result.plan.discard, wilds=wilds)
+    outcome = view.outcome
+    if outcome is not None:
+        ui.has_outcome = True
+        ui.outcome_kind = _lower_name(outcome.termination)
+        if outcome.winner is not None:
+            ui.outcome_winner = ui.seats[outcome.winner].name
+        if getattr(outcome, "loser", None) is not None:
+            ui.outcome_loser = ui.seats[outcome.loser].name
+    return ui
+
+
+def _seat_from_info(info: Any, snap: Any) -> SeatUi:
+    return SeatUi(
+        seat=int(info.seat),
+        name=str(info.name),
+        is_bot=bool(info.is_bot),
+        is_me=bool(info.is_me),
+        left=bool(info.left),
+        creator=snap.creator_seat is not None and info.seat == snap.creator_seat,
+    )

@@ -1,0 +1,92 @@
+"""Browser tests: the real app under AppHarness, a temp SQLite database, system Chromium.
+
+Run in their own pytest process (pyproject ignores tests/browser by default):
+``.venv/bin/python -m pytest tests/browser`` with bun on PATH and ``REFLEX_USE_SYSTEM_BUN=1``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Generator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "screenshots"
+FIXED_SEED = "12345"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """System Chromium when present (Playwright's own download cannot work here)."""
+    args = {
+        **browser_type_launch_args,
+        "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"],
+    }
+    exe = os.environ.get("PIFECACHETA_CHROMIUM") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else "")
+    if exe:
+        args["executable_path"] = exe
+    return args
+
+
+@pytest.fixture(scope="session")
+def app_harness(tmp_path_factory) -> Generator:
+    """The app, started once per session on a fresh SQLite database with a fixed deal."""
+    from reflex.testing import AppHarness
+
+    db = tmp_path_factory.mktemp("db") / "test.db"
+    os.environ["PIFECACHETA_DB_URL"] = f"sqlite:///{db}"
+    os.environ["PIFECACHETA_FIXED_SEED"] = FIXED_SEED
+    os.environ["PIFECACHETA_BOT_DELAY"] = "0"
+    os.environ.setdefault("REFLEX_TELEMETRY_ENABLED", "false")
+    os.environ.setdefault("REFLEX_CHECK_LATEST_VERSION", "false")
+    os.environ.setdefault("REFLEX_USE_SYSTEM_BUN", "1")
+    bun_dir = ROOT / ".tools" / "node_modules" / ".bin"
+    if bun_dir.exists() and str(bun_dir) not in os.environ.get("PATH", ""):
+        os.environ["PATH"] = f"{bun_dir}:{os.environ['PATH']}"
+    with AppHarness.create(root=ROOT, app_name="pifecacheta") as harness:
+        yield harness
+
+
+@pytest.fixture
+def new_page(browser, app_harness):
+    """Factory of pages in fresh browser contexts (each its own localStorage = its own player)."""
+    contexts = []
+
+    def make(*, width: int = 1366, height: int = 900, locale: str = "pt-BR"):
+        ctx = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.set_default_timeout(10_000)
+        page.set_default_navigation_timeout(90_000)
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+def _shot(page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+@pytest.fixture
+def shot():
+    """``shot(page, name)`` saves screenshots/<name>.png (gitignored)."""
+    return _shot
+
+
+@pytest.fixture
+def code_of():
+    """``code_of(page)``: the table code in the page's /mesa/<code> URL."""
+
+    def get(page) -> str:
+        m = re.search(r"/mesa/([^/?#]+)", page.url)
+        assert m, page.url
+        return m.group(1)
+
+    return get
