@@ -32,7 +32,8 @@ class Player(SQLModel, table=True):
 class GameTable(SQLModel, table=True):
     """One table of play (mesa), reached by its invite code ``/mesa/<code>``.
 
-    ``status``: ``lobby`` (seating), ``playing`` (match running), ``finished`` (outcome decided).
+    ``status``: ``lobby`` (seating), ``playing`` (match running, FIM DA RODADA included),
+    ``finished`` (the match's phase is MATCH_OVER).
     ``version`` bumps on every change of seats, status, match or rematch votes (not on chat);
     every write is ``UPDATE ... WHERE version = expected`` so racing writers cannot both win.
     ``turn_started_at``: when the seat to play last moved or got the turn (48 h absence, seed 000

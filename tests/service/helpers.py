@@ -1,0 +1,75 @@
+"""Test-only helpers: read the hidden match from the database and play simple legal moves.
+
+Tests may look at the hidden state (the UI never can) to pick legal actions quickly.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from pifecacheta.models import ActionLog, GameTable
+from pifecacheta.rules import Action, Discard, Draw, GoOut, Match, NextRound, Phase, legal_actions
+from pifecacheta.service import Identity, TableService
+
+
+def hidden_match(engine: sa.Engine, code: str) -> Match:
+    with Session(engine) as s:
+        t = s.exec(select(GameTable).where(GameTable.code == code)).one()
+        assert t.match_json is not None
+        return Match.from_dict(json.loads(t.match_json))
+
+
+def table_row(engine: sa.Engine, code: str) -> GameTable:
+    with Session(engine, expire_on_commit=False) as s:
+        return s.exec(select(GameTable).where(GameTable.code == code)).one()
+
+
+def log_count(engine: sa.Engine, code: str) -> int:
+    t = table_row(engine, code)
+    with Session(engine) as s:
+        return len(s.exec(select(ActionLog).where(ActionLog.table_id == t.id)).all())
+
+
+def patch_match(engine: sa.Engine, code: str, fn: Callable[[Match], Match]) -> None:
+    """Rewrite the stored match (to set up a position quickly); keeps the table version."""
+    m = fn(hidden_match(engine, code))
+    with Session(engine) as s, s.begin():
+        t = s.exec(select(GameTable).where(GameTable.code == code)).one()
+        t.match_json = json.dumps(m.to_dict())
+        s.add(t)
+
+
+def simple_action(match: Match, seat: int, rng: random.Random, *, go_out: bool = True) -> Action | None:
+    """Go out when possible (if ``go_out``), else draw, else a random legal discard."""
+    acts = legal_actions(match, seat)
+    if go_out:
+        for a in acts:
+            if isinstance(a, GoOut):
+                return a
+    for a in acts:
+        if isinstance(a, Draw | NextRound):
+            return a
+    discards = [a for a in acts if isinstance(a, Discard)]
+    return rng.choice(discards) if discards else None
+
+
+def play_human_move(svc: TableService, engine: sa.Engine, code: str, who: Identity, seat: int,
+                    rng: random.Random, *, go_out: bool = True) -> bool:
+    """One simple legal move for ``who`` at ``seat`` through the service; False if none."""
+    m = hidden_match(engine, code)
+    action = simple_action(m, seat, rng, go_out=go_out)
+    if action is None:
+        return False
+    svc.act(code, who, action, expected_version=svc.snapshot(code, who).version)
+    return True
+
+
+def current_turn(engine: sa.Engine, code: str) -> tuple[Phase, int | None]:
+    m = hidden_match(engine, code)
+    assert m.round is not None
+    return m.round.phase, m.round.turn
