@@ -13,5 +13,7 @@ config = rx.Config(
     app_name="pifecacheta",
     telemetry_enabled=False,
     disable_plugins=[rx.plugins.SitemapPlugin],  # no sitemap: tables are private invite links
-    db_url=os.environ.get("PIFECACHETA_DB_URL") or os.environ.get("REFLEX_DB_URL") or "sqlite:///pifecacheta.db",
+    db_url=os.environ.get("PIFECACHETA_DB_URL")
+    or os.environ.get("REFLEX_DB_URL")
+    or "sqlite:///pifecacheta.db",
 )

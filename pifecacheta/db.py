@@ -36,7 +36,9 @@ def make_engine(url: str) -> sa.Engine:
     """
     if not url.startswith("sqlite"):
         return sa.create_engine(url, pool_pre_ping=True)
-    engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000})
+    engine = sa.create_engine(
+        url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000}
+    )
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:

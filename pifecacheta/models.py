@@ -1,8 +1,8 @@
 """Database tables (SQLModel, ``table=True``): the source of truth for every table of play.
 
 Shapes follow docs/SERVICE_API.md. Datetimes are timezone-aware UTC (sqlmodel's UTCDateTime:
-SQLite stores them without an offset and they come back as UTC). ``GameTable.match_json`` holds the whole hidden
-match state (hands, stock order, seed): it never leaves the server; browsers get only
+SQLite stores them without an offset and they come back as UTC). ``GameTable.match_json``
+holds the whole hidden match state (hands, stock order, seed): it never leaves the server; browsers get only
 ``player_view``/``spectator_view`` projections through ``TableService.snapshot``.
 Schema changes need a new alembic revision in ``migrations/versions/``.
 """

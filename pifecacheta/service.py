@@ -189,7 +189,10 @@ def rules_to_json(rules: Rules) -> str:
     True
     """
     return json.dumps(
-        {f.name: getattr(rules, f.name).value if f.name == "mode" else getattr(rules, f.name) for f in fields(rules)}
+        {
+            f.name: getattr(rules, f.name).value if f.name == "mode" else getattr(rules, f.name)
+            for f in fields(rules)
+        }
     )
 
 
@@ -281,7 +284,9 @@ class TableService:
         self._read_engine = engine.execution_options(sqlite_begin="DEFERRED")
         self._clock = clock
         self._seed_source = seed_source
-        self.bot_delay = _env_float("PIFECACHETA_BOT_DELAY", DEFAULT_BOT_DELAY) if bot_delay is None else bot_delay
+        self.bot_delay = (
+            _env_float("PIFECACHETA_BOT_DELAY", DEFAULT_BOT_DELAY) if bot_delay is None else bot_delay
+        )
         if round_over_delay is None:
             default = DEFAULT_ROUND_OVER_DELAY if self.bot_delay > 0 else 0.0
             round_over_delay = _env_float("PIFECACHETA_ROUND_OVER_DELAY", default)
@@ -338,8 +343,17 @@ class TableService:
         seats = list(s.exec(select(Seat).where(Seat.table_id == t.id).order_by(col(Seat.seat))).all())
         return _Loaded(t, seats, _load_match(t))
 
-    def _save(self, s: Session, t: GameTable, expected: int, entry: dict[str, Any], *, seat: int | None,
-              actor: str, **values: Any) -> int:
+    def _save(
+        self,
+        s: Session,
+        t: GameTable,
+        expected: int,
+        entry: dict[str, Any],
+        *,
+        seat: int | None,
+        actor: str,
+        **values: Any,
+    ) -> int:
         """Guarded write: ``UPDATE ... SET version = expected + 1 WHERE version = expected`` plus
         one action-log row; raises ServiceError("stale_version") if another writer won."""
         now = self._now()
@@ -352,8 +366,16 @@ class TableService:
         if res.rowcount != 1:  # type: ignore[attr-defined]
             raise ServiceError("stale_version", "the table changed: reload and try again")
         assert t.id is not None
-        s.add(ActionLog(table_id=t.id, version=expected + 1, seat=seat, actor=actor,
-                        action_json=json.dumps(entry), at=now))
+        s.add(
+            ActionLog(
+                table_id=t.id,
+                version=expected + 1,
+                seat=seat,
+                actor=actor,
+                action_json=json.dumps(entry),
+                at=now,
+            )
+        )
         return expected + 1
 
     # --- listeners and identity ---------------------------------------------------------
@@ -398,16 +420,31 @@ class TableService:
         with self._tx() as s:
             p = self._verify(s, who)
             t = GameTable(
-                code=secrets.token_urlsafe(12), mode=rules.mode.value, lives=rules.lives,
-                rules_json=rules_to_json(rules), creator_id=p.id, status="lobby", version=0,
-                created_at=now, last_move_at=now, turn_started_at=now,
+                code=secrets.token_urlsafe(12),
+                mode=rules.mode.value,
+                lives=rules.lives,
+                rules_json=rules_to_json(rules),
+                creator_id=p.id,
+                status="lobby",
+                version=0,
+                created_at=now,
+                last_move_at=now,
+                turn_started_at=now,
             )
             s.add(t)
             s.flush()
             assert t.id is not None
             s.add(Seat(table_id=t.id, seat=0, player_id=p.id, name=p.name))
-            s.add(ActionLog(table_id=t.id, version=0, seat=0, actor=f"player:{p.id}",
-                            action_json=json.dumps({"type": "create"}), at=now))
+            s.add(
+                ActionLog(
+                    table_id=t.id,
+                    version=0,
+                    seat=0,
+                    actor=f"player:{p.id}",
+                    action_json=json.dumps({"type": "create"}),
+                    at=now,
+                )
+            )
             code = t.code
         self._notify(code)
         return code
@@ -429,7 +466,9 @@ class TableService:
                     seat = min(i for i in range(MAX_SEATS) if i not in taken)
                     assert ld.table.id is not None
                     s.add(Seat(table_id=ld.table.id, seat=seat, player_id=p.id, name=p.name))
-                    self._save(s, ld.table, ld.table.version, {"type": "join"}, seat=seat, actor=f"player:{p.id}")
+                    self._save(
+                        s, ld.table, ld.table.version, {"type": "join"}, seat=seat, actor=f"player:{p.id}"
+                    )
                 self._notify(code)
                 return seat
             except (sa.exc.IntegrityError, ServiceError) as e:  # racing joiner took the seat
@@ -463,7 +502,9 @@ class TableService:
             assert t.id is not None
             for seat, name in zip(free, names, strict=False):
                 s.add(Seat(table_id=t.id, seat=seat, bot=name, name=name))
-            self._save(s, t, t.version, {"type": "add_bots", "names": names}, seat=None, actor=f"player:{p.id}")
+            self._save(
+                s, t, t.version, {"type": "add_bots", "names": names}, seat=None, actor=f"player:{p.id}"
+            )
         self._notify(code)
 
     def start(self, code: str, who: Identity) -> None:
@@ -483,9 +524,19 @@ class TableService:
             if len(ld.seats) < 2:
                 raise ServiceError("need_two_players", "at least two players are needed")
             match = new_match(rules_from_json(t.rules_json), len(ld.seats), seed=self._new_seed())
-            self._save(s, t, t.version, {"type": "start", "seats": len(ld.seats)}, seat=None,
-                       actor=f"player:{p.id}", status="playing", match_json=_dump_match(match),
-                       last_move_at=now, turn_started_at=now, rematch_json='{"votes": []}')
+            self._save(
+                s,
+                t,
+                t.version,
+                {"type": "start", "seats": len(ld.seats)},
+                seat=None,
+                actor=f"player:{p.id}",
+                status="playing",
+                match_json=_dump_match(match),
+                last_move_at=now,
+                turn_started_at=now,
+                rematch_json='{"votes": []}',
+            )
         self._notify(code)
 
     # --- play ----------------------------------------------------------------------------
@@ -515,15 +566,30 @@ class TableService:
         self._notify(code)
         return version
 
-    def _commit_match(self, s: Session, ld: _Loaded, new: Match, seat: int | None, action: Action,
-                      actor: str) -> int:
-        """Write ``new`` (already applied) with the bookkeeping: status, clocks, left seats."""
+    def _commit_match(
+        self,
+        s: Session,
+        ld: _Loaded,
+        new: Match,
+        seat: int | None,
+        action: Action,
+        actor: str,
+        *,
+        old: Match | None = None,
+        expected: int | None = None,
+    ) -> int:
+        """Write ``new`` (already applied to ``old``, default the loaded match) with the
+        bookkeeping: status, clocks, left seats. Returns the new version."""
         now = self._now()
-        t, old = ld.table, ld.match
+        t = ld.table
+        old = old or ld.match
         assert old is not None and old.round is not None and new.round is not None
         values: dict[str, Any] = {"match_json": _dump_match(new), "last_move_at": now}
         turn_moved = (new.round_number, new.round.turn, new.round.phase in (Phase.DRAW, Phase.DISCARD)) != (
-            old.round_number, old.round.turn, old.round.phase in (Phase.DRAW, Phase.DISCARD))
+            old.round_number,
+            old.round.turn,
+            old.round.phase in (Phase.DRAW, Phase.DISCARD),
+        )
         if turn_moved or seat == old.round.turn:
             values["turn_started_at"] = now
         if new.round.phase is Phase.MATCH_OVER and old.round.phase is not Phase.MATCH_OVER:
@@ -531,8 +597,11 @@ class TableService:
             values["rematch_json"] = '{"votes": []}'
         if isinstance(action, LeaveTable) and seat is not None:
             assert t.id is not None
-            s.execute(sa.update(Seat).where(col(Seat.table_id) == t.id, col(Seat.seat) == seat).values(left=True))
-        return self._save(s, t, t.version, action.to_dict(), seat=seat, actor=actor, **values)
+            s.execute(
+                sa.update(Seat).where(col(Seat.table_id) == t.id, col(Seat.seat) == seat).values(left=True)
+            )
+        expected = t.version if expected is None else expected
+        return self._save(s, t, expected, action.to_dict(), seat=seat, actor=actor, **values)
 
     def snapshot(self, code: str, who: Identity | None) -> TableSnapshot:
         """What ``who`` may see (None, or an identity that does not verify: a spectator).
@@ -552,8 +621,10 @@ class TableService:
             t, m = ld.table, ld.match
             chat_rows = list(
                 s.exec(
-                    select(ChatMessage).where(ChatMessage.table_id == t.id)
-                    .order_by(col(ChatMessage.id).desc()).limit(CHAT_HISTORY)
+                    select(ChatMessage)
+                    .where(ChatMessage.table_id == t.id)
+                    .order_by(col(ChatMessage.id).desc())
+                    .limit(CHAT_HISTORY)
                 ).all()
             )
         mine = ld.seat_of(me.id) if me is not None else None
@@ -570,8 +641,13 @@ class TableService:
             version=t.version,
             creator_seat=creator,
             seats=tuple(
-                SeatInfo(seat=x.seat, name=x.name, is_bot=x.bot is not None,
-                         is_me=me is not None and x.player_id == me.id, left=x.left)
+                SeatInfo(
+                    seat=x.seat,
+                    name=x.name,
+                    is_bot=x.bot is not None,
+                    is_me=me is not None and x.player_id == me.id,
+                    left=x.left,
+                )
                 for x in ld.seats
             ),
             my_seat=my_seat,
@@ -598,10 +674,13 @@ class TableService:
         """Seed 000 line 70: at the end of a normally finished match, unless a FORA player left."""
         m = ld.match
         return (
-            m is not None and m.outcome is not None and m.round is not None
+            m is not None
+            and m.outcome is not None
+            and m.round is not None
             and m.round.phase is Phase.MATCH_OVER
             and m.outcome.termination in _NORMAL_END
-            and not m.left and not any(x.left for x in ld.seats)
+            and not m.left
+            and not any(x.left for x in ld.seats)
         )
 
     # --- chat and rematch -----------------------------------------------------------------
@@ -626,8 +705,11 @@ class TableService:
             if len(clean) > CHAT_MAX:
                 raise ServiceError("chat_too_long", f"at most {CHAT_MAX} characters")
             recent = s.exec(
-                select(sa.func.count()).select_from(ChatMessage).where(
-                    ChatMessage.table_id == ld.table.id, ChatMessage.seat == mine.seat,
+                select(sa.func.count())
+                .select_from(ChatMessage)
+                .where(
+                    ChatMessage.table_id == ld.table.id,
+                    ChatMessage.seat == mine.seat,
                     col(ChatMessage.at) > now - CHAT_RATE_WINDOW,
                 )
             ).one()
@@ -658,18 +740,35 @@ class TableService:
             actor = f"player:{p.id}"
             if humans <= votes:
                 match = new_match(rules_from_json(t.rules_json), len(ld.seats), seed=self._new_seed())
-                self._save(s, t, t.version, {"type": "rematch"}, seat=mine.seat, actor=actor,
-                           status="playing", match_json=_dump_match(match), last_move_at=now,
-                           turn_started_at=now, rematch_json='{"votes": []}')
+                self._save(
+                    s,
+                    t,
+                    t.version,
+                    {"type": "rematch"},
+                    seat=mine.seat,
+                    actor=actor,
+                    status="playing",
+                    match_json=_dump_match(match),
+                    last_move_at=now,
+                    turn_started_at=now,
+                    rematch_json='{"votes": []}',
+                )
             else:
-                self._save(s, t, t.version, {"type": "vote_rematch"}, seat=mine.seat, actor=actor,
-                           rematch_json=json.dumps({"votes": sorted(votes)}))
+                self._save(
+                    s,
+                    t,
+                    t.version,
+                    {"type": "vote_rematch"},
+                    seat=mine.seat,
+                    actor=actor,
+                    rematch_json=json.dumps({"votes": sorted(votes)}),
+                )
         self._notify(code)
 
     # --- bots ----------------------------------------------------------------------------
 
     def _bot_turn(self, ld: _Loaded) -> tuple[str, int] | None:
-        """Why a bot should act now: ("turn", seat), ("round_over", seat), ("announce", seat)."""
+        """Why a bot should act now: ("turn", seat) or ("round_over", seat); None if no bot must."""
         m = ld.match
         if ld.table.status != "playing" or m is None or m.round is None or m.round.phase is Phase.MATCH_OVER:
             return None
@@ -684,16 +783,12 @@ class TableService:
             return None
         if m.round.turn in bots:
             return ("turn", m.round.turn)
-        if m.rules.mode is Mode.CACHETA:
-            for b in sorted(bots):
-                if b in active_seats(m) and b not in m.round.announced and player_view(m, b).can_announce:
-                    return ("announce", b)
         return None
 
     def pending_bot_delay(self, code: str) -> float | None:
         """Seconds until a bot should act at ``code`` (0 = now), or None when no bot has to act.
 
-        Counts from the last move: ``bot_delay`` for a bot's move or announcement,
+        Counts from the last move: ``bot_delay`` for a bot's move,
         ``round_over_delay`` for closing FIM DA RODADA when only bots still play.
         """
         now = self._now()
@@ -712,6 +807,9 @@ class TableService:
 
         The bot gets only its own PlayerView (``pifecacheta.bots.bot_action``); a bot that
         returns nothing or an illegal move on its own turn falls back to the placeholder policy.
+        Right after a bot's discard, if it is one card away in Cacheta (``can_announce``), the bot
+        is asked once more and may announce NA BOA (seed 000 line 64) in the same transaction,
+        as a second logged action (its hand does not change again before its next turn).
         """
         try:
             with self._tx() as s:
@@ -728,8 +826,6 @@ class TableService:
                     action: Action | None = NextRound()
                 else:
                     action = _policy_action(bot.bot, player_view(m, seat), rng)
-                    if kind == "announce" and not isinstance(action, AnnounceOneAway):
-                        return False
                 new = None
                 if action is not None:
                     try:
@@ -741,7 +837,22 @@ class TableService:
                     new = None if action is None else apply(m, seat, action)
                 if new is None or action is None:
                     return False
-                self._commit_match(s, ld, new, seat, action, f"bot:{bot.bot}")
+                version = self._commit_match(s, ld, new, seat, action, f"bot:{bot.bot}")
+                if (
+                    isinstance(action, Discard)
+                    and new.rules.mode is Mode.CACHETA
+                    and new.round is not None
+                    and new.round.phase is Phase.DRAW
+                    and seat not in new.round.announced
+                ):
+                    view = player_view(new, seat)
+                    if view.can_announce:
+                        extra = _policy_action(bot.bot, view, rng)
+                        if isinstance(extra, AnnounceOneAway):
+                            newer = apply(new, seat, extra)
+                            self._commit_match(
+                                s, ld, newer, seat, extra, f"bot:{bot.bot}", old=new, expected=version
+                            )
         except ServiceError as e:
             if e.code == "stale_version":
                 return False
@@ -753,8 +864,10 @@ class TableService:
         """Codes of tables in play that have a bot seat (what the background driver polls)."""
         with self._read() as s:
             rows = s.exec(
-                select(GameTable.code).join(Seat, col(Seat.table_id) == GameTable.id)
-                .where(GameTable.status == "playing", col(Seat.bot).is_not(None)).distinct()
+                select(GameTable.code)
+                .join(Seat, col(Seat.table_id) == GameTable.id)
+                .where(GameTable.status == "playing", col(Seat.bot).is_not(None))
+                .distinct()
             ).all()
         return list(rows)
 
@@ -801,7 +914,13 @@ class TableService:
                 select(ActionLog).where(ActionLog.table_id == ld.table.id).order_by(col(ActionLog.id))
             ).all()
         return [
-            {"version": r.version, "seat": r.seat, "actor": r.actor, "action": json.loads(r.action_json), "at": r.at}
+            {
+                "version": r.version,
+                "seat": r.seat,
+                "actor": r.actor,
+                "action": json.loads(r.action_json),
+                "at": r.at,
+            }
             for r in rows
         ]
 

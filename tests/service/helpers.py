@@ -58,8 +58,16 @@ def simple_action(match: Match, seat: int, rng: random.Random, *, go_out: bool =
     return rng.choice(discards) if discards else None
 
 
-def play_human_move(svc: TableService, engine: sa.Engine, code: str, who: Identity, seat: int,
-                    rng: random.Random, *, go_out: bool = True) -> bool:
+def play_human_move(
+    svc: TableService,
+    engine: sa.Engine,
+    code: str,
+    who: Identity,
+    seat: int,
+    rng: random.Random,
+    *,
+    go_out: bool = True,
+) -> bool:
     """One simple legal move for ``who`` at ``seat`` through the service; False if none."""
     m = hidden_match(engine, code)
     action = simple_action(m, seat, rng, go_out=go_out)

@@ -141,7 +141,12 @@ def test_add_bots_rules(svc: TableService, people) -> None:
     assert e.value.code == "bad_bot"
     svc.add_bots(code, ana, ["Carmen"])
     seats = svc.snapshot(code, ana).seats
-    assert [(s.name, s.is_bot) for s in seats] == [("Ana", False), ("Bia", False), ("Luna", True), ("Carmen", True)]
+    assert [(s.name, s.is_bot) for s in seats] == [
+        ("Ana", False),
+        ("Bia", False),
+        ("Luna", True),
+        ("Carmen", True),
+    ]
     svc.start(code, ana)
     with pytest.raises(ServiceError) as e:
         svc.add_bots(code, ana, [])
