@@ -67,7 +67,7 @@ from .cards import Card, Face, full_deck
 from .config import Mode, Rules
 from .errors import IllegalActionError, NotYourTurnError, RulesError, WrongPhaseError
 from .melds import Meld, MeldKind, wild_faces
-from .solver import GoOutPlan, best_go_out, completing_faces, go_out_with_discard, is_one_away
+from .solver import GoOutPlan, best_go_out, go_out_with_discard, is_one_away
 
 __all__ = [
     "HAND_SIZE",
@@ -175,7 +175,7 @@ class Round:
             "turn": self.turn,
             "phase": self.phase.value,
             "taken": None if self.taken is None else str(self.taken),
-            "plain": _cards_out(sorted(self.plain)),
+            "plain": _cards_out(sorted(self.plain, key=_card_key)),
             "announced": sorted(self.announced),
             "picked_up": [_cards_out(p) for p in self.picked_up],
             "result": None if self.result is None else _result_out(self.result),
@@ -279,6 +279,11 @@ class Match:
 
 
 # --- serialisation helpers -------------------------------------------------------------
+
+
+def _card_key(c: Card) -> tuple[int, int, int]:
+    """(rank, suit index, deck): a total order on cards (Suit itself is not ordered)."""
+    return (c.rank, c.suit.index, c.deck)
 
 
 def _plain_value(v: Any) -> Any:
@@ -497,10 +502,7 @@ def _take_discard(match: Match, seat: int | None, action: Action) -> Match:
     wilds = wilds_of(match)
     hand = r.hands[s]
     if match.rules.discard_only_to_go_out:
-        faces = completing_faces(
-            hand, wilds=wilds, plain=_plain_in(r, hand), from_discard=True, rules=match.rules
-        )
-        if card.face not in faces:
+        if _plan_with_discard_top(match, r, hand, card) is None:
             raise IllegalActionError("discard_only_to_go_out", f"{card} does not let seat {s} go out")
     r = replace(
         r,
@@ -513,6 +515,23 @@ def _take_discard(match: Match, seat: int | None, action: Action) -> Match:
         picked_up=_with(r.picked_up, s, r.picked_up[s] + (card,)),
     )
     return replace(match, round=r)
+
+
+def _plan_with_discard_top(match: Match, r: Round, hand9: Sequence[Card], card: Card) -> GoOutPlan | None:
+    """How ``hand9`` goes out with ``card`` taken from the pile, or None.
+
+    Same test as ``card.face in completing_faces(hand9, from_discard=True)`` (the card must be
+    melded, it and its twin may not be the discard, a wild counts only as itself: seed 000
+    lines 56 and 62), done with a single solver call for the one card on the pile.
+    """
+    return best_go_out(
+        tuple(hand9) + (card,),
+        wilds=wilds_of(match),
+        plain=_plain_in(r, hand9) | {card},
+        forbidden_discards=frozenset({card.face}),
+        must_meld=card,
+        rules=match.rules,
+    )
 
 
 def _check_not_taken(r: Round, card: Card) -> None:
@@ -555,27 +574,11 @@ def _discard(match: Match, seat: int | None, action: Action) -> Match:
         if other == s or not (pife or other in r.announced):
             continue
         other_hand = r.hands[other]
-        faces = completing_faces(
-            other_hand,
-            wilds=wilds,
-            plain=_plain_in(r, other_hand),
-            from_discard=True,
-            rules=match.rules,
-        )
-        if card.face not in faces:
+        plan = _plan_with_discard_top(match, r, other_hand, card)
+        if plan is None:
             continue
         plain = _plain_in(r, other_hand) | ({card} if card.face in wilds else frozenset())
         hand10 = other_hand + (card,)
-        plan = best_go_out(
-            hand10,
-            wilds=wilds,
-            plain=plain,
-            forbidden_discards=frozenset({card.face}),
-            must_meld=card,
-            rules=match.rules,
-        )
-        if plan is None:  # the solver disagrees with itself: do not jump
-            continue
         r = replace(
             r,
             hands=_with(r.hands, other, hand10),
@@ -594,7 +597,7 @@ def _gone_out(match: Match, r: Round, seat: int, plan: GoOutPlan, *, out_of_turn
     hand = r.hands[seat]
     melded = tuple(c for m in plan.melds for c in m.cards)
     laid = melded + (() if plan.discard is None else (plan.discard,))
-    if sorted(laid) != sorted(hand):
+    if sorted(laid, key=_card_key) != sorted(hand, key=_card_key):
         raise RulesError(f"go-out plan {plan} does not use exactly the hand {hand}")
     pile, by = r.discard_pile, r.discarded_by
     picked, plain = r.picked_up, r.plain
@@ -801,9 +804,7 @@ def legal_actions(match: Match, seat: int) -> tuple[Action, ...]:
         out.append(Draw())
         if r.discard_pile:
             top = r.discard_pile[-1]
-            if not rules.discard_only_to_go_out or top.face in completing_faces(
-                hand, wilds=wilds, plain=plain, from_discard=True, rules=rules
-            ):
+            if not rules.discard_only_to_go_out or _plan_with_discard_top(match, r, hand, top):
                 out.append(TakeDiscard())
     elif seat == r.turn and r.phase is Phase.DISCARD:
         forbidden = frozenset() if r.taken is None else frozenset({r.taken.face})
