@@ -1,0 +1,80 @@
+"""Two reference policies the bots are measured against (bench/bench_bots.py).
+
+- :func:`random_legal`: uniform over the legal playing actions of the view, except that it
+  always goes out when it can (otherwise a round could last for ever) and presses PRÓXIMA
+  RODADA at the round's end. Out of its turn, when NA BOA is allowed, it announces half the
+  time.
+- :func:`greedy`: draws from the stock unless the top discard lets it go out or puts more
+  cards in melds; discards the card whose removal leaves the fewest unmatched cards (ties at
+  random); goes out whenever it can; announces NA BOA whenever allowed.
+
+Both take only a :class:`~pifecacheta.rules.views.PlayerView` (seed 000 line 70: bots see only
+their own hand and the table).
+"""
+
+from __future__ import annotations
+
+import random
+
+from pifecacheta.rules.actions import Action, AnnounceOneAway, Discard, Draw, GoOut, TakeDiscard
+from pifecacheta.rules.match import Phase
+from pifecacheta.rules.views import PlayerView
+
+from .common import (
+    allowed_discards,
+    can_take_discard,
+    go_out_plan,
+    is_my_turn,
+    off_turn_action,
+    take_to_go_out_plan,
+    view_legal_actions,
+)
+from .hand import HandIndex
+
+__all__ = ["random_legal", "greedy"]
+
+
+def random_legal(view: PlayerView, rng: random.Random) -> Action | None:
+    """Uniform over the view's legal actions; GoOut whenever legal; None when nothing to do."""
+    if not is_my_turn(view):
+        if view.can_announce:
+            return AnnounceOneAway() if rng.random() < 0.5 else None
+        return off_turn_action(view, announce=False)
+    acts = view_legal_actions(view)
+    if not acts:
+        return None
+    if any(isinstance(a, GoOut) for a in acts):
+        return GoOut()
+    return rng.choice(acts)
+
+
+def greedy(view: PlayerView, rng: random.Random) -> Action | None:
+    """Maximise cards in melds now; no memory, no defence (see the module docstring)."""
+    if not is_my_turn(view):
+        return off_turn_action(view, announce=True)
+    if view.can_announce:
+        return AnnounceOneAway()
+    if view.phase is Phase.DRAW:
+        if not can_take_discard(view):
+            return Draw()
+        if take_to_go_out_plan(view) is not None:
+            return TakeDiscard()
+        if view.rules.discard_only_to_go_out:
+            return Draw()
+        top = view.discard_pile[-1]
+        plain = view.plain | ({top} if top.face in view.wilds else frozenset())
+        idx = HandIndex((*view.hand, top), wilds=view.wilds, plain=plain, rules=view.rules)
+        n = len(idx.cards) - 1
+        before = idx.max_cover(idx.full ^ (1 << n))
+        after = max(
+            idx.max_cover(idx.full ^ (1 << i)) for i, c in enumerate(idx.cards) if c.face != top.face
+        )
+        return TakeDiscard() if after > before else Draw()
+    if go_out_plan(view) is not None:
+        return GoOut()
+    idx = HandIndex(view.hand, wilds=view.wilds, plain=view.plain, rules=view.rules)
+    allowed = set(allowed_discards(view))
+    scored = [(idx.max_cover(idx.full ^ (1 << i)), i) for i, c in enumerate(idx.cards) if c in allowed]
+    top_cover = max(s for s, _ in scored)
+    choice = rng.choice([i for s, i in scored if s == top_cover])
+    return Discard(idx.cards[choice])

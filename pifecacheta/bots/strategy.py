@@ -1,0 +1,286 @@
+"""The shared decision machinery of Carmen, Tito and Luna, tuned by a :class:`Style`.
+
+How a bot decides (seed 000 lines 39-43, "Dicas", and the site rules from line 44):
+
+1. Go out whenever the engine's solver says it can (``GoOut()``, the best plan: 10 in melds
+   preferred).
+2. DRAW phase: take the top discard only if it lets the bot go out, or if it completes or
+   extends a meld (more cards in melds than before) and the hand is worth more with it than
+   without it (the pick is public: everyone sees it, "Dicas" line 43). Otherwise draw.
+3. DISCARD phase: for each card it may discard, value the 9 cards left:
+   ``value = 10 per card in melds + pairs (two cards a card away from a meld), each worth more
+   the more *live* copies of the faces that complete it remain unseen + a bonus when one away,
+   growing with the live outs + the expected gain of the next draw (lookahead)
+   - defence * danger(card)``, and discard the card with the best value. Danger estimates how
+   likely the card feeds the next player or an announced (NA BOA) player: faces next to the
+   cards they publicly picked up are dangerous, faces they discarded are safe, faces whose
+   neighbours are all visible are dead and safe.
+4. Outside its turn: NA BOA when one away (Cacheta), PRÓXIMA RODADA at the round's end.
+
+All values are computed from the :class:`~pifecacheta.rules.views.PlayerView` only.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from pifecacheta.rules.actions import Action, AnnounceOneAway, Discard, Draw, GoOut, TakeDiscard
+from pifecacheta.rules.cards import Card, Face
+from pifecacheta.rules.config import Mode
+from pifecacheta.rules.match import Phase
+from pifecacheta.rules.views import PlayerView
+
+from .common import (
+    allowed_discards,
+    can_take_discard,
+    go_out_plan,
+    is_my_turn,
+    off_turn_action,
+    take_to_go_out_plan,
+    unseen_of,
+)
+from .hand import HandIndex, face_neighbours
+
+__all__ = ["Style", "decide", "Table"]
+
+
+@dataclass(frozen=True)
+class Style:
+    """How one bot weighs things (all weights are points on the scale of 10 per melded card).
+
+    Attributes:
+        live_weight: extra points per live copy completing a pair (0: every pair alike).
+        outs_bonus: points for a 9-card hand that is one card away.
+        outs_weight: points per live out (unseen copy of a completing face) when one away.
+        lookahead: points per expected extra melded card after the next draw (0: none).
+        defence: multiplier of the danger penalty (0: ignores the others).
+        defend_all: weigh every opponent (Pife: any can go out on a discard), not only the
+            next player and the announced ones.
+        take_margin: how much better the hand must get to take the discard (the pick is public).
+        announce_needs_live: announce NA BOA only if some out is still unseen.
+        noise: random jitter added to values (a human-looking, weaker bot).
+    """
+
+    live_weight: float = 0.0
+    outs_bonus: float = 20.0
+    outs_weight: float = 0.0
+    lookahead: float = 0.0
+    defence: float = 0.0
+    defend_all: bool = False
+    take_margin: float = 0.0
+    announce_needs_live: bool = False
+    noise: float = 0.0
+
+
+class Table:
+    """Public knowledge of one view: unseen copies per face and the danger of each face."""
+
+    def __init__(self, view: PlayerView, style: Style) -> None:
+        self.view = view
+        self.unseen = unseen_of(view)
+        self.unseen_total = max(1, sum(self.unseen.values()))
+        self._danger: dict[Face, float] = {}
+        self.style = style
+        self.threats = self._threats()
+
+    def _threats(self) -> list[tuple[int, float]]:
+        """(seat, weight) of the opponents a discard may feed."""
+        v = self.view
+        if v.seat is None:
+            return []
+        active = [s for s in range(v.seats) if s not in v.out and s not in v.left and s != v.seat]
+        if not active:
+            return []
+        nxt = min(active, key=lambda s: (s - v.seat) % v.seats)
+        pife = v.rules.mode is Mode.PIFE
+        # Late in the round every hand is closer to going out.
+        late = min(1.0, len(v.discard_pile) / 24.0)
+        out: list[tuple[int, float]] = []
+        for s in active:
+            w = 0.0
+            if s == nxt:
+                w += 1.0
+            if s in v.announced:
+                w += 4.0
+            elif pife and (self.style.defend_all or s == nxt):
+                w += 1.5 * late  # Pife: anyone goes out on a discard ("louca")
+            if w:
+                out.append((s, w))
+        return out
+
+    def danger(self, face: Face) -> float:
+        """How likely discarding ``face`` helps an opponent (0 = safe); memoised."""
+        got = self._danger.get(face)
+        if got is not None:
+            return got
+        v = self.view
+        unseen = self.unseen
+        neigh = face_neighbours(face)
+        live = sum(unseen[g] for g in neigh) / 12.0  # dead faces are safe
+        total = 0.0
+        for s, w in self.threats:
+            wanted = 0.15 + live
+            for p in v.picked_up[s]:
+                if p.face == face:
+                    continue
+                if p.face in neigh:
+                    same_rank = p.rank == face.rank
+                    gap = abs(p.rank - face.rank)
+                    wanted += 1.5 if same_rank or gap == 1 or gap == 12 else 0.8
+            for c, by in zip(v.discard_pile, v.discarded_by):
+                if by == s:
+                    if c.face == face:
+                        wanted *= 0.2
+                    elif c.face in neigh:
+                        wanted *= 0.85
+            total += w * wanted
+        self._danger[face] = total
+        return total
+
+
+def _struct_score(idx: HandIndex, mask: int, table: Table, style: Style) -> float:
+    """Best split of ``mask`` into at most 3 groups: melds (10 per card) and pairs (worth
+    6 + live_weight * live copies of their completing faces); a wild left alone is worth 12."""
+    memo: dict[tuple[int, int], float] = {}
+    pairs = [(m, fs) for m, fs in idx.near.items() if m.bit_count() == 2 and not m & idx.joker_mask]
+    pair_val = {m: 6.0 + style.live_weight * min(4, sum(table.unseen[f] for f in fs)) for m, fs in pairs}
+    pairs_by_low: dict[int, list[int]] = {}
+    for m, _ in pairs:
+        pairs_by_low.setdefault((m & -m).bit_length() - 1, []).append(m)
+    melds_by_low: dict[int, list[int]] = {}
+    for m in idx.melds:
+        melds_by_low.setdefault((m & -m).bit_length() - 1, []).append(m)
+    jmask = idx.joker_mask
+
+    def best(mask: int, groups: int) -> float:
+        if not mask:
+            return 0.0
+        key = (mask, groups)
+        got = memo.get(key)
+        if got is not None:
+            return got
+        low = mask & -mask
+        i = low.bit_length() - 1
+        rest = mask ^ low
+        b = best(rest, groups) + (12.0 if low & jmask else 0.0)
+        if groups:
+            for m in melds_by_low.get(i, ()):
+                if m & mask == m:
+                    g = 2 if m.bit_count() >= 6 else 1
+                    if g <= groups:
+                        val = 10.0 * m.bit_count() + best(mask ^ m, groups - g)
+                        if val > b:
+                            b = val
+            for m in pairs_by_low.get(i, ()):
+                if m & mask == m:
+                    val = pair_val[m] + best(mask ^ m, groups - 1)
+                    if val > b:
+                        b = val
+        memo[key] = b
+        return b
+
+    return best(mask, 3)
+
+
+def _expected_gain(idx: HandIndex, mask: int, table: Table) -> float:
+    """Expected extra melded cards after one draw from the stock (a one-step lookahead):
+    for each near-meld inside ``mask``, the cover it would reach, weighted by the unseen
+    copies of the faces that complete it."""
+    base = idx.max_cover(mask)
+    gain: dict[Face, int] = {}
+    for m, fs in idx.near.items():
+        if m & mask != m:
+            continue
+        g = m.bit_count() + 1 + idx.max_cover(mask ^ m) - base
+        if g > 0:
+            for f in fs:
+                if g > gain.get(f, 0):
+                    gain[f] = g
+    return sum(g * table.unseen[f] for f, g in gain.items()) / table.unseen_total
+
+
+def hand_value(idx: HandIndex, mask: int, table: Table, style: Style) -> float:
+    """Value of the 9-card sub-hand ``mask`` for ``style`` (no danger term)."""
+    v = _struct_score(idx, mask, table, style)
+    outs = idx.outs(mask)
+    if outs:
+        live = sum(table.unseen[f] for f in outs)
+        if live or not style.outs_weight:
+            v += style.outs_bonus + style.outs_weight * min(live, 16)
+    if style.lookahead:
+        v += style.lookahead * 10.0 * _expected_gain(idx, mask, table)
+    return v
+
+
+def _best_discard(
+    idx: HandIndex, table: Table, style: Style, forbidden: Face | None, rng: random.Random
+) -> tuple[float, int]:
+    """(value, position) of the best card to discard from the indexed 10 cards."""
+    best: tuple[float, int] | None = None
+    for i, c in enumerate(idx.cards):
+        if forbidden is not None and c.face == forbidden:
+            continue
+        mask = idx.full ^ (1 << i)
+        val = hand_value(idx, mask, table, style)
+        if style.defence:
+            val -= style.defence * table.danger(c.face)
+        if style.noise:
+            val += rng.uniform(0, style.noise)
+        if best is None or val > best[0]:
+            best = (val, i)
+    assert best is not None
+    return best
+
+
+def wants_announce(view: PlayerView, style: Style) -> bool:
+    """NA BOA now? Always when allowed, unless the style wants a live out first."""
+    if not view.can_announce:
+        return False
+    if not style.announce_needs_live:
+        return True
+    idx = HandIndex(view.hand, wilds=view.wilds, plain=view.plain, rules=view.rules)
+    unseen = unseen_of(view)
+    outs = idx.outs(idx.full)
+    return not outs or any(unseen[f] for f in outs)  # unsure (exotic wild layout): announce
+
+
+def decide(view: PlayerView, style: Style, rng: random.Random) -> Action | None:
+    """The action ``style`` chooses for ``view`` (see the module docstring), or None."""
+    if not is_my_turn(view):
+        return off_turn_action(view, announce=wants_announce(view, style))
+    if view.can_announce and wants_announce(view, style):
+        return AnnounceOneAway()
+    table = Table(view, style)
+    if view.phase is Phase.DRAW:
+        return _draw_or_take(view, style, table, rng)
+    if go_out_plan(view) is not None:
+        return GoOut()
+    idx = HandIndex(view.hand, wilds=view.wilds, plain=view.plain, rules=view.rules)
+    t = view.taken
+    _, i = _best_discard(idx, table, style, None if t is None else t.face, rng)
+    card = idx.cards[i]
+    assert card in allowed_discards(view)
+    return Discard(card)
+
+
+def _draw_or_take(view: PlayerView, style: Style, table: Table, rng: random.Random) -> Action:
+    if not can_take_discard(view):
+        return Draw()
+    if take_to_go_out_plan(view) is not None:
+        return TakeDiscard()
+    if view.rules.discard_only_to_go_out:
+        return Draw()
+    top = view.discard_pile[-1]
+    plain = view.plain | ({top} if top.face in view.wilds else frozenset())
+    idx = HandIndex((*view.hand, top), wilds=view.wilds, plain=plain, rules=view.rules)
+    keep = idx.full ^ (1 << (len(idx.cards) - 1))
+    before = idx.max_cover(keep)
+    val, i = _best_discard(idx, table, style, top.face, rng)
+    if idx.max_cover(idx.full ^ (1 << i)) <= before:
+        return Draw()  # it neither completes nor extends a meld (seed 000 line 43)
+    if style.defence or style.live_weight or style.lookahead:
+        now = hand_value(idx, keep, table, style)
+        if val < now + style.take_margin:
+            return Draw()
+    return TakeDiscard()
