@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from pifecacheta.rules.actions import Action, AnnounceOneAway, Discard, NextRound
 from pifecacheta.rules.config import Rules
-from pifecacheta.rules.match import Match, Phase, apply, new_match
+from pifecacheta.rules.match import Match, Phase, Round, apply, new_match
 from pifecacheta.rules.views import PlayerView, player_view
 
 from . import BOTS
@@ -67,6 +67,11 @@ class MatchOutcome:
     match: Match
 
 
+def _round(match: Match) -> Round:
+    assert match.round is not None
+    return match.round
+
+
 def _rngs(seed: int, seats: int) -> list[random.Random]:
     return [random.Random(f"bots:{seed}:{s}") for s in range(seats)]
 
@@ -89,7 +94,7 @@ def _play_until_round_over(
                         match = apply(match, s, a)
                         n += 1
             poll.clear()
-        s = match.round.turn
+        s = _round(match).turn
         a = policies[s](player_view(match, s), rngs[s])
         if a is None:
             raise RuntimeError(f"policy of seat {s} returned None on its turn")
@@ -135,7 +140,7 @@ def play_match(
     while match.round is not None and total < max_actions and rounds < max_rounds:
         match, n = _play_until_round_over(match, policies, rngs, max_actions - total)
         total += n
-        if match.round.phase is not Phase.ROUND_OVER:
+        if _round(match).phase is not Phase.ROUND_OVER:
             break
         rounds += 1
         for s in range(match.seats):
@@ -146,7 +151,7 @@ def play_match(
                 break
         else:
             raise RuntimeError("no policy pressed NextRound")
-        if match.round.phase is Phase.MATCH_OVER:
+        if _round(match).phase is Phase.MATCH_OVER:
             break
     winner = match.outcome.winner if match.outcome is not None else None
     return MatchOutcome(winner, rounds, total, match)

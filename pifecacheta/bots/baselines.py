@@ -66,9 +66,7 @@ def greedy(view: PlayerView, rng: random.Random) -> Action | None:
         idx = HandIndex((*view.hand, top), wilds=view.wilds, plain=plain, rules=view.rules)
         n = len(idx.cards) - 1
         before = idx.max_cover(idx.full ^ (1 << n))
-        after = max(
-            idx.max_cover(idx.full ^ (1 << i)) for i, c in enumerate(idx.cards) if c.face != top.face
-        )
+        after = max(idx.max_cover(idx.full ^ (1 << i)) for i, c in enumerate(idx.cards) if c.face != top.face)
         return TakeDiscard() if after > before else Draw()
     if go_out_plan(view) is not None:
         return GoOut()

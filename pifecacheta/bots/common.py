@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Optional
 
 from pifecacheta.rules.actions import (
     Action,
@@ -42,7 +41,7 @@ __all__ = [
 ]
 
 #: A policy: ``(view, rng) -> action or None`` (None: nothing to do now).
-Policy = Callable[[PlayerView, random.Random], Optional[Action]]
+Policy = Callable[[PlayerView, random.Random], Action | None]
 
 
 def is_my_turn(view: PlayerView) -> bool:

@@ -26,7 +26,7 @@ import random
 from dataclasses import dataclass
 
 from pifecacheta.rules.actions import Action, AnnounceOneAway, Discard, Draw, GoOut, TakeDiscard
-from pifecacheta.rules.cards import Card, Face
+from pifecacheta.rules.cards import Face
 from pifecacheta.rules.config import Mode
 from pifecacheta.rules.match import Phase
 from pifecacheta.rules.views import PlayerView
@@ -87,12 +87,13 @@ class Table:
     def _threats(self) -> list[tuple[int, float]]:
         """(seat, weight) of the opponents a discard may feed."""
         v = self.view
-        if v.seat is None:
+        me = v.seat
+        if me is None:
             return []
-        active = [s for s in range(v.seats) if s not in v.out and s not in v.left and s != v.seat]
+        active = [s for s in range(v.seats) if s not in v.out and s not in v.left and s != me]
         if not active:
             return []
-        nxt = min(active, key=lambda s: (s - v.seat) % v.seats)
+        nxt = min(active, key=lambda s: (s - me) % v.seats)
         pife = v.rules.mode is Mode.PIFE
         # Late in the round every hand is closer to going out.
         late = min(1.0, len(v.discard_pile) / 24.0)
@@ -128,7 +129,7 @@ class Table:
                     same_rank = p.rank == face.rank
                     gap = abs(p.rank - face.rank)
                     wanted += 1.5 if same_rank or gap == 1 or gap == 12 else 0.8
-            for c, by in zip(v.discard_pile, v.discarded_by):
+            for c, by in zip(v.discard_pile, v.discarded_by, strict=False):
                 if by == s:
                     if c.face == face:
                         wanted *= 0.2
