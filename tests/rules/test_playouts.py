@@ -132,9 +132,9 @@ def playout(rules: Rules, seats: int, seed: int) -> tuple[Match, int]:
             else:
                 m = apply(m, None, Expire())
         else:
-            out = [s for s in range(seats) if s not in active_seats(m) and s not in m.left]
-            if out and rng.random() < 0.05:
-                m = apply(m, rng.choice(out), LeaveTable())
+            fora = [s for s in range(seats) if s not in active_seats(m) and s not in m.left]
+            if fora and rng.random() < 0.05:
+                m = apply(m, rng.choice(fora), LeaveTable())
                 assert m.version == version + 1
                 version = m.version
             if rules.mode is Mode.CACHETA and rng.random() < 0.1:
@@ -148,7 +148,8 @@ def playout(rules: Rules, seats: int, seed: int) -> tuple[Match, int]:
             assert legal, "the seat to move has no legal action"
             if rng.random() < 0.05:  # only the seat to move may play a card
                 s = rng.choice([x for x in range(seats) if x != seat])
-                assert not any(isinstance(a, (Draw, TakeDiscard, Discard, GoOut)) for a in legal_actions(m, s))
+                plays = (Draw, TakeDiscard, Discard, GoOut)
+                assert not any(isinstance(a, plays) for a in legal_actions(m, s))
             m = apply(m, seat, choose(m, seat, legal, rng))
         assert m.version == version + 1
         check_invariants(m)

@@ -197,7 +197,8 @@ def test_taken_and_plain_are_own_only_picked_up_is_public() -> None:
 
 
 def test_round_result_and_lives_are_public() -> None:
-    m = _custom(CACHETA_7, [FAR, "AH 2H 3H 5C 5D 5S 9S 10S JS KC", FAR2], phase=Phase.DISCARD, lives=(1, 5, 5))
+    hands = [FAR, "AH 2H 3H 5C 5D 5S 9S 10S JS KC", FAR2]
+    m = _custom(CACHETA_7, hands, phase=Phase.DISCARD, lives=(1, 5, 5))
     m = apply(m, 1, GoOut())
     for v in (player_view(m, 0), player_view(m, 2), spectator_view(m)):
         assert v.result is not None and v.result.winner == 1 and v.result.plan.discard == C("KC")
