@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from .cards import ACE, KING, SUITS, Card, Face, Suit, parse_hand  # noqa: F401 (doctests)
 from .config import CACHETA_7, Rules
 
-__all__ = ["MeldKind", "Meld", "wild_faces", "meld_of", "effective_wilds", "MAX_SET"]
+__all__ = ["MeldKind", "Meld", "wild_faces", "meld_of", "effective_wilds", "MAX_SET", "MAX_SET_REPEAT"]
 
 #: Largest set: 4 (one per suit), or 8 with ``set_may_repeat_suit`` (two decks).
 MAX_SET = 4
@@ -111,6 +111,10 @@ def wild_faces(vira: Card | Face | None, rules: Rules) -> frozenset[Face]:
 def effective_wilds(wilds: frozenset[Face], rules: Rules) -> frozenset[Face]:
     """``wilds`` if the game has wilds, else the empty set (Pife ignores any wilds given)."""
     return wilds if rules.has_wild else frozenset()
+
+
+def _card_key(c: Card) -> tuple[int, int, int]:
+    return (c.rank, c.suit.index, c.deck)
 
 
 def _set_ok(cards: Sequence[Card], total: int, rules: Rules) -> bool:
@@ -220,7 +224,7 @@ def meld_of(
     ws = effective_wilds(wilds, rules)
     if not ws:
         return None
-    for w in sorted(c for c in cs if c.face in ws and c not in plain):
+    for w in sorted((c for c in cs if c.face in ws and c not in plain), key=_card_key):
         others = [c for c in cs if c is not w and c != w]
         if not rules.no_wild_in_sets and _set_ok(others, len(cs), rules):
             return Meld(MeldKind.SET, _set_layout(others, w, rules), w)

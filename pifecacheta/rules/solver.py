@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from .cards import Card, Face, Suit, parse_hand  # noqa: F401 (doctests)
 from .config import CACHETA_7, PIFE, Rules  # noqa: F401 (doctests)
 from .errors import RulesError
-from .melds import Meld, effective_wilds, meld_of
+from .melds import MAX_SET, MAX_SET_REPEAT, Meld, effective_wilds, meld_of, wild_faces  # noqa: F401
 
 __all__ = ["GoOutPlan", "best_go_out", "go_out_with_discard", "completing_faces", "is_one_away"]
 
@@ -60,19 +60,101 @@ def _sort_key(c: Card) -> tuple[int, int, int]:
     return (c.rank, c.suit.index, c.deck)
 
 
-def _candidates(cards: Sequence[Card], wilds: frozenset[Face], plain: frozenset[Card],
-                rules: Rules) -> dict[int, int]:
-    """Every valid meld among ``cards`` as bitmask -> wilds standing in (0 or 1). Simple version."""
-    n = len(cards)
+def _candidates(
+    ranks: Sequence[int],
+    suits: Sequence[int],
+    usable: Sequence[bool],
+    rules: Rules,
+    *,
+    only_rank: int | None = None,
+    only_suit: int | None = None,
+) -> dict[int, int]:
+    """Every valid meld among the cards, as bitmask -> wilds standing in (0 or 1).
+
+    Card ``i`` has ``ranks[i]`` (1..13), ``suits[i]`` (0..3) and may stand in when
+    ``usable[i]``. Built structurally: sets from each rank's cards, runs from each suit's
+    cards laid on positions 1..14 (ace at both ends), each with at most one position or suit
+    left to a usable wild. ``only_rank``/``only_suit`` restrict the sets/runs generated to one
+    rank/suit (used when only melds holding one natural card are wanted). Agrees with
+    :func:`~.melds.meld_of` on every group (checked by the tests).
+    """
+    n = len(ranks)
+    wild_bits = [1 << i for i in range(n) if usable[i]]
     out: dict[int, int] = {}
-    for mask in range(1, 1 << n):
-        if mask.bit_count() < 3:
+    repeat = rules.set_may_repeat_suit
+    max_set = MAX_SET_REPEAT if repeat else MAX_SET
+    wild_sets = bool(wild_bits) and not rules.no_wild_in_sets
+    by_rank: dict[int, list[int]] = {}
+    by_suit: dict[int, dict[int, list[int]]] = {}
+    for i in range(n):
+        by_rank.setdefault(ranks[i], []).append(i)
+        by_suit.setdefault(suits[i], {}).setdefault(ranks[i], []).append(1 << i)
+    # sets (seed 000 line 52; variants set_may_repeat_suit, no_wild_in_sets)
+    for r, idxs in by_rank.items():
+        if only_rank is not None and r != only_rank:
             continue
-        group = [cards[i] for i in range(n) if mask >> i & 1]
-        m = meld_of(group, wilds=wilds, plain=plain, rules=rules)
-        if m is not None:
-            out[mask] = 0 if m.wild is None else 1
+        k = len(idxs)
+        if k < 2 or (k == 2 and not wild_sets):
+            continue
+        for sub in range(3, 1 << k):
+            cnt = sub.bit_count()
+            if cnt < 2 or cnt > max_set:
+                continue
+            mask = 0
+            seen = 0
+            ok = True
+            for j in range(k):
+                if sub >> j & 1:
+                    i = idxs[j]
+                    sb = 1 << suits[i]
+                    if seen & sb and not repeat:
+                        ok = False
+                        break
+                    seen |= sb
+                    mask |= 1 << i
+            if not ok:
+                continue
+            if cnt >= 3:
+                out[mask] = 0
+            if wild_sets and cnt < max_set:
+                for w in wild_bits:
+                    if not w & mask and (mask | w) not in out:
+                        out[mask | w] = 1
+    # runs (seed 000 line 52: ace low or high, never around)
+    for st, rmap in by_suit.items():
+        if only_suit is not None and st != only_suit:
+            continue
+        if len(rmap) < (2 if wild_bits else 3):
+            continue
+        for lo in range(1, 13):
+            states: list[tuple[int, int]] = [(0, 0)]
+            for p in range(lo, 15):
+                opts = rmap.get(p if p <= 13 else 1, ())
+                new: list[tuple[int, int]] = []
+                for mask, miss in states:
+                    for b in opts:
+                        if not mask & b:
+                            new.append((mask | b, miss))
+                    if not miss and wild_bits:
+                        new.append((mask, 1))
+                states = new
+                if not states:
+                    break
+                if p - lo >= 2:
+                    for mask, miss in states:
+                        if not miss:
+                            out[mask] = 0
+                        else:
+                            for w in wild_bits:
+                                if not w & mask and (mask | w) not in out:
+                                    out[mask | w] = 1
     return out
+
+
+def _cards_candidates(cards: Sequence[Card], wilds: frozenset[Face], plain: frozenset[Card],
+                      rules: Rules) -> dict[int, int]:
+    return _candidates([c.rank for c in cards], [c.suit.index for c in cards],
+                       [c.face in wilds and c not in plain for c in cards], rules)
 
 
 class _Solver:
@@ -162,7 +244,7 @@ def best_go_out(
     if must_meld is not None and must_meld not in cards:
         raise RulesError(f"must_meld {must_meld} is not in the hand")
     ws = effective_wilds(wilds, rules)
-    solver = _Solver(cards, _candidates(cards, ws, plain, rules))
+    solver = _Solver(cards, _cards_candidates(cards, ws, plain, rules))
     full = (1 << len(cards)) - 1
     r = solver.best(full)
     if r is not None:
@@ -212,7 +294,7 @@ def go_out_with_discard(
         return None
     rest = [c for c in cards if c != discard]
     ws = effective_wilds(wilds, rules)
-    solver = _Solver(rest, _candidates(rest, ws, plain, rules))
+    solver = _Solver(rest, _cards_candidates(rest, ws, plain, rules))
     r = solver.best((1 << len(rest)) - 1)
     if r is None:
         return None
@@ -226,6 +308,43 @@ def _added_card(hand9: Sequence[Card], face: Face) -> Card | None:
         if c not in hand9:
             return c
     return None
+
+
+class _Cover:
+    """Can a bitmask of cards be split exactly into candidate melds? (memoised, per hand)"""
+
+    def __init__(self, n: int, cands: dict[int, int]) -> None:
+        self.by_low: list[list[int]] = [[] for _ in range(n)]
+        for mask in cands:
+            self.by_low[(mask & -mask).bit_length() - 1].append(mask)
+        self.memo: dict[int, bool] = {0: True}
+
+    def __call__(self, mask: int) -> bool:
+        memo = self.memo
+        r = memo.get(mask)
+        if r is not None:
+            return r
+        r = False
+        for m in self.by_low[(mask & -mask).bit_length() - 1]:
+            if m & mask == m and self(mask ^ m):
+                r = True
+                break
+        memo[mask] = r
+        return r
+
+
+def _near(face: Face, ranks: Sequence[int], suits: Sequence[int]) -> bool:
+    """Could a natural card of ``face`` share a meld with one of the cards? (same rank, or
+    same suit within two places, the ace at both ends)"""
+    fr, fs = face.rank, face.suit.index
+    for r, st in zip(ranks, suits):
+        if r == fr:
+            return True
+        if st == fs:
+            d = abs(r - fr)
+            if d <= 2 or d >= 11:  # 11, 12: the ace next to Q, K
+                return True
+    return False
 
 
 def completing_faces(
@@ -243,23 +362,63 @@ def completing_faces(
     the stock): a wild face works as wild and any discard is allowed. A face whose two
     physical cards are both in ``hand9`` is never included (no third copy exists).
 
+    Method: the 9 are bits 0..8 and the added card bit 9. Unless the 9 alone are all in melds
+    (then, from the stock, every face works: discard the new card), the new card must be in a
+    meld M, and the rest of the 9 outside M must be coverable whole or but one card. Only
+    faces near a held card (or wild, from the stock) can be in a meld with the 9.
+
     >>> h = parse_hand("AH 2H 3H QS KS AS 7C 7D 9S")
     >>> sorted(str(f) for f in completing_faces(h, from_discard=True, rules=PIFE))
     ['7H', '7S']
+    >>> w = wild_faces(Card.parse("4C"), CACHETA_7)   # the 5C is wild
+    >>> sorted(str(f) for f in completing_faces(h, wilds=w, from_discard=False))
+    ['5C', '7H', '7S']
+    >>> sorted(str(f) for f in completing_faces(h, wilds=w, from_discard=True))
+    ['7H', '7S']
     """
     ws = effective_wilds(wilds, rules)
+    cards9 = list(hand9)
+    if len(set(cards9)) != len(cards9):
+        raise RulesError("the same physical card appears twice in the hand")
+    n = len(cards9)
+    ranks = [c.rank for c in cards9]
+    suits = [c.suit.index for c in cards9]
+    usable = [c.face in ws and c not in plain for c in cards9]
+    cover = _Cover(n, _candidates(ranks, suits, usable, rules))
+    full9 = (1 << n) - 1
+    held: dict[Face, int] = {}
+    for c in cards9:
+        held[c.face] = held.get(c.face, 0) + 1
+    faces = [f for f in ALL_FACES if held.get(f, 0) < 2]
+    if not from_discard and cover(full9):
+        return frozenset(faces)
+    bit = 1 << n
     out = set()
-    for f in ALL_FACES:
-        c = _added_card(hand9, f)
-        if c is None:
+    for f in faces:
+        wild_here = not from_discard and f in ws
+        if not wild_here and not _near(f, ranks, suits):
             continue
-        hand10 = [*hand9, c]
-        if from_discard:
-            plan = best_go_out(hand10, wilds=ws, plain=plain | {c}, forbidden_discards=frozenset({f}),
-                               must_meld=c, rules=rules)
+        if wild_here:
+            cands = _candidates([*ranks, f.rank], [*suits, f.suit.index], [*usable, True], rules)
         else:
-            plan = best_go_out(hand10, wilds=ws, plain=plain, rules=rules)
-        if plan is not None:
+            cands = _candidates([*ranks, f.rank], [*suits, f.suit.index], [*usable, False], rules,
+                                only_rank=f.rank, only_suit=f.suit.index)
+        ok = False
+        for m in cands:
+            if not m & bit:
+                continue
+            rest = full9 & ~m
+            if cover(rest):
+                ok = True
+                break
+            for i in range(n):
+                if rest >> i & 1 and not (from_discard and ranks[i] == f.rank and suits[i] == f.suit.index):
+                    if cover(rest ^ (1 << i)):
+                        ok = True
+                        break
+            if ok:
+                break
+        if ok:
             out.add(f)
     return frozenset(out)
 
