@@ -55,7 +55,6 @@ from .rules import (
     Termination,
     active_seats,
     apply,
-    legal_actions,
     new_match,
     player_view,
     spectator_view,
@@ -218,28 +217,37 @@ def _env_float(name: str, default: float) -> float:
         return default
 
 
-def _placeholder_bot_action(match: Match, seat: int, rng: random.Random) -> Action | None:
-    """PLACEHOLDER policy used only while ``pifecacheta.bots.bot_action`` is missing, or when it
-    returns nothing/an illegal action on its own turn: go out if possible, else draw, else a
-    random legal discard. (It reads ``legal_actions`` on the match, which a real bot must not.)"""
-    acts = legal_actions(match, seat)
-    for a in acts:
-        if isinstance(a, GoOut):
-            return a
-    for a in acts:
-        if isinstance(a, Draw | NextRound):
-            return a
-    discards = [a for a in acts if isinstance(a, Discard)]
-    return rng.choice(discards) if discards else None
+def _placeholder_bot_action(match: Match, seat: int, rng: random.Random) -> tuple[Action, Match] | None:
+    """PLACEHOLDER policy, used only while ``pifecacheta.bots.bot_action`` is missing, or when it
+    returns nothing or an illegal move on its own turn: draw; then go out if the engine accepts
+    ``GoOut()``, else discard a random card that the engine accepts. Returns (action, new match).
+    (It tries moves on the hidden match, which a real bot must not: bots get only their view.)"""
+    r = match.round
+    if r is None or r.turn != seat:
+        return None
+    if r.phase is Phase.DRAW:
+        candidates: list[Action] = [Draw()]
+    elif r.phase is Phase.DISCARD:
+        hand = list(r.hands[seat])
+        rng.shuffle(hand)
+        candidates = [GoOut(), *(Discard(c) for c in hand)]
+    else:
+        return None
+    for action in candidates:
+        try:
+            return action, apply(match, seat, action)
+        except IllegalActionError:
+            continue
+    return None
 
 
-def _policy_action(name: str, view: PlayerView, rng: random.Random) -> Action | None:
+def _bot_policy() -> Callable[[str, PlayerView, random.Random], Action | None] | None:
+    """``pifecacheta.bots.bot_action`` once the bots package provides it, else None."""
     try:
         from .bots import bot_action  # type: ignore[attr-defined]
     except ImportError:
         return None
-    result: Action | None = bot_action(name, view, rng)
-    return result
+    return bot_action  # type: ignore[no-any-return]
 
 
 @dataclass
@@ -822,24 +830,28 @@ class TableService:
                 bot = ld.by_index(seat)
                 assert bot is not None and bot.bot is not None
                 rng = random.Random(f"{m.seed}:{ld.table.version}:{seat}")
+                policy = _bot_policy()
+                action: Action | None = None
+                new: Match | None = None
                 if kind == "round_over":
-                    action: Action | None = NextRound()
-                else:
-                    action = _policy_action(bot.bot, player_view(m, seat), rng)
-                new = None
-                if action is not None:
-                    try:
-                        new = apply(m, seat, action)
-                    except IllegalActionError as e:
-                        log.warning("bot %s at %s: illegal %r (%s)", bot.bot, code, action, e.code)
-                if new is None and kind == "turn":
-                    action = _placeholder_bot_action(m, seat, rng)
-                    new = None if action is None else apply(m, seat, action)
+                    action = NextRound()
+                    new = apply(m, seat, action)
+                elif policy is not None:
+                    action = policy(bot.bot, player_view(m, seat), rng)
+                    if action is not None:
+                        try:
+                            new = apply(m, seat, action)
+                        except IllegalActionError as e:
+                            log.warning("bot %s at %s: illegal %r (%s)", bot.bot, code, action, e.code)
+                if new is None:
+                    fallback = _placeholder_bot_action(m, seat, rng)
+                    action, new = fallback if fallback is not None else (None, None)
                 if new is None or action is None:
                     return False
                 version = self._commit_match(s, ld, new, seat, action, f"bot:{bot.bot}")
                 if (
-                    isinstance(action, Discard)
+                    policy is not None
+                    and isinstance(action, Discard)
                     and new.rules.mode is Mode.CACHETA
                     and new.round is not None
                     and new.round.phase is Phase.DRAW
@@ -847,7 +859,7 @@ class TableService:
                 ):
                     view = player_view(new, seat)
                     if view.can_announce:
-                        extra = _policy_action(bot.bot, view, rng)
+                        extra = policy(bot.bot, view, rng)
                         if isinstance(extra, AnnounceOneAway):
                             newer = apply(new, seat, extra)
                             self._commit_match(

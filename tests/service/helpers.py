@@ -81,3 +81,36 @@ def current_turn(engine: sa.Engine, code: str) -> tuple[Phase, int | None]:
     m = hidden_match(engine, code)
     assert m.round is not None
     return m.round.phase, m.round.turn
+
+
+def give_hand(match: Match, seat: int, notation: str) -> Match:
+    """The match with ``seat`` holding exactly the cards of ``notation`` (e.g. "AH 2H 3H ..."),
+    each swapped with one of the seat's own cards wherever it was (stock, pile, other hands),
+    so every physical card stays exactly once in the deal."""
+    from dataclasses import replace
+
+    from pifecacheta.rules import parse_hand
+
+    r = match.round
+    assert r is not None
+    want = parse_hand(notation)
+    hands = [list(h) for h in r.hands]
+    stock, pile = list(r.stock), list(r.discard_pile)
+    spare = [c for c in hands[seat] if c not in want]
+    mine = [c for c in hands[seat] if c in want]
+    for card in want:
+        if card in mine:
+            continue
+        give = spare.pop()
+        for place in (*[h for i, h in enumerate(hands) if i != seat], stock, pile):
+            if card in place:
+                place[place.index(card)] = give
+                break
+        else:
+            raise AssertionError(f"{card} is not in play (the vira?)")
+        mine.append(card)
+    hands[seat] = mine
+    return replace(
+        match,
+        round=replace(r, hands=tuple(tuple(h) for h in hands), stock=tuple(stock), discard_pile=tuple(pile)),
+    )
