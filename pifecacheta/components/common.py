@@ -46,8 +46,8 @@ def top_bar() -> rx.Component:
     return rx.hstack(
         rx.link(
             rx.hstack(
-                rx.text("♠♥", style={"color": "#ffd27f", "font_size": "1.3em"}),
-                rx.heading(t["app.title"], size="5", style={"color": "white"}),
+                rx.text("♠♥", style={"color": "#ffd27f", "font_size": "1.3em", "white_space": "nowrap"}),
+                rx.heading(t["app.title"], size=rx.breakpoints(initial="3", sm="5"), style={"color": "white", "white_space": "nowrap"}),
                 align="center",
                 spacing="2",
             ),

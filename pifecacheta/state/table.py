@@ -27,7 +27,6 @@ from pifecacheta.state.view_model import TableUi, table_ui
 log = logging.getLogger(__name__)
 
 _BOT_LOOPS: set[str] = set()  # table codes with a bot loop running in this process
-MESSAGE_SECONDS = 5.0
 
 
 class TableShared(rx.SharedState):
@@ -49,6 +48,20 @@ def error_key(exc: BaseException) -> str:
 
     key = "err." + str(getattr(exc, "code", "generic"))
     return key if key in i18n.catalog("pt") else "err.generic"
+
+
+BOT_NAMES: tuple[str, ...] = ("Carmen", "Tito", "Luna")  # seed 000 line 70
+MAX_SEATS = 4
+
+
+def bots_to_add(seats: Any) -> list[str]:
+    """The bots that fill the free seats: Carmen, Tito, Luna not yet seated, one per free seat.
+
+    ``seats``: the snapshot's ``SeatInfo`` tuple (occupied seats only).
+    """
+    seated_bots = {s.name for s in seats if s.is_bot}
+    free = MAX_SEATS - len(seats)
+    return [n for n in BOT_NAMES if n not in seated_bots][: max(0, free)]
 
 
 def _is_refusal(exc: BaseException) -> bool:
@@ -150,7 +163,13 @@ class TableState(rx.State):
     @rx.event
     async def add_bots(self) -> Any:
         """Fill the free seats with Carmen, Tito and Luna (seed 000 line 70)."""
-        return await self._call(lambda svc, who: svc.add_bots(self.table_code, who, ["Carmen", "Tito", "Luna"]))
+        def fill(svc: Any, who: Any) -> None:
+            snap = svc.snapshot(self.table_code, who)
+            names = bots_to_add(snap.seats)
+            if names:
+                svc.add_bots(self.table_code, who, names)
+
+        return await self._call(fill)
 
     # ---- playing --------------------------------------------------------------------------
     @rx.event
@@ -180,6 +199,7 @@ class TableState(rx.State):
     @rx.event
     def card_click(self, card_id: str) -> None:
         """Tap a card to select it (then tap the pile to discard it); tap again to unselect."""
+        self.message = ""
         self.selected = "" if self.selected == card_id else card_id
 
     @rx.event
@@ -305,7 +325,7 @@ class TableState(rx.State):
     def _refused(self, exc: BaseException) -> Any:
         self.message = error_key(exc)
         self.message_serial += 1
-        return TableState.clear_message_later(self.message_serial)
+        return None
 
     async def _changed(self) -> Any:
         """Bump the shared version (every linked tab refreshes) and wake the bots if needed."""
@@ -318,14 +338,6 @@ class TableState(rx.State):
         if pending is not None and self.table_code not in _BOT_LOOPS:
             return TableState.run_bots
         return None
-
-    @rx.event(background=True)
-    async def clear_message_later(self, serial: int) -> None:
-        """Hide a refusal message after a few seconds."""
-        await asyncio.sleep(MESSAGE_SECONDS)
-        async with self:
-            if serial == self.message_serial:
-                self.message = ""
 
     @rx.event(background=True)
     async def run_bots(self) -> None:

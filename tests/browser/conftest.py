@@ -12,6 +12,9 @@ from collections.abc import Generator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
+
+expect.set_options(timeout=15_000)
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "screenshots"

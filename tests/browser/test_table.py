@@ -1,0 +1,141 @@
+"""Two players at a table in two browsers: lobby, invite link, live moves, go-out, FIM DA RODADA."""
+
+from __future__ import annotations
+
+import os
+
+from _planner import find_seed
+from _replay import BUTTONS, hand, play, wait_my_turn
+from playwright.sync_api import expect
+
+from pifecacheta.rules import CACHETA_7, PIFE, Discard, GoOut
+
+
+def _create(page, url, name, mode_id):
+    page.goto(url)
+    page.locator("#name-input").fill(name)
+    page.locator(f"#mode-{mode_id}").click()
+    page.get_by_role("button", name="CRIAR MESA").click()
+    page.wait_for_url("**/mesa/**")
+    expect(page.locator("#invite-url")).to_have_value(page.url)
+
+
+def _join(page, url, name, lang="pt"):
+    page.goto(url)
+    sit = "SENTAR À MESA" if lang == "pt" else "SENTARSE A LA MESA"
+    page.locator("#join-name").fill(name)
+    page.get_by_role("button", name=sit).click()
+
+
+def _start_two(new_page, app_harness, mode_id, seed, *, b_size=(1366, 900), b_locale="pt-BR"):
+    os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
+    a = new_page()
+    _create(a, app_harness.frontend_url, "Ana", mode_id)
+    b = new_page(width=b_size[0], height=b_size[1], locale=b_locale)
+    _join(b, a.url, "Bruno", "es" if b_locale.startswith("es") else "pt")
+    expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
+    return a, b
+
+
+def test_cacheta_round_between_two_browsers(app_harness, new_page, shot):
+    seed, final, log = find_seed(CACHETA_7, 2, out_of_turn=False, max_actions=14)
+    a, b = _start_two(new_page, app_harness, "cacheta7", seed, b_size=(390, 844), b_locale="es-AR")
+    shot(a, "lobby_waiting_1366_pt")
+    shot(b, "lobby_waiting_390_es")
+    a.get_by_role("button", name="COMEÇAR").click()
+    # Seat 0 (Ana, the creator) deals; seat 1 (Bruno) plays first, in Spanish (browser language).
+    wait_my_turn(b, "es")
+    expect(hand(a)).to_have_count(9)
+    expect(hand(b)).to_have_count(9)
+    expect(a.get_by_test_id("stock")).to_be_visible()
+    expect(a.get_by_test_id("vira")).to_be_visible()
+    expect(b.locator("#hand [data-card]").first).to_have_attribute("aria-label", __import__("re").compile(r" de "))
+    pages, langs = {0: a, 1: b}, {0: "pt", 1: "es"}
+    for i, (seat, action) in enumerate(log):
+        page = pages[seat]
+        play(page, action, langs[seat], gesture=("drag", "tap", "dblclick")[i % 3])
+        if isinstance(action, Discard):
+            # the other browser sees the move without reloading
+            other = pages[1 - seat]
+            expect(other.get_by_test_id("discard").locator("[data-card]")).to_have_attribute(
+                "data-card", action.card.code)
+        if i == 5:
+            shot(a, "table_mid_1366_pt")
+            shot(b, "table_mid_390_es")
+    winner = final.round.result.winner
+    wname = ("Ana", "Bruno")[winner]
+    expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
+    expect(b.locator("#round-title")).to_have_text("FIN DE LA RONDA")
+    expect(a.locator("#went-out")).to_contain_text(wname)
+    n_melded = sum(len(m.cards) for m in final.round.result.plan.melds)
+    expect(a.locator("#melds [data-card]")).to_have_count(n_melded)
+    expect(a.locator("#lives .lives-row")).to_have_count(2)
+    loser_lives = final.lives[1 - winner]
+    expect(a.locator("#lives .lives-row").nth(1 - winner)).to_contain_text(str(loser_lives))
+    shot(a, "round_over_1366_pt")
+    shot(b, "round_over_390_es")
+    # PRÓXIMA RODADA: any player; the next round is dealt, both see 9 cards again.
+    b.get_by_role("button", name=BUTTONS["es"]["next"]).click()
+    expect(hand(a)).to_have_count(9)
+    expect(hand(b)).to_have_count(9)
+    expect(a.locator("#round-title")).to_have_count(0)
+    # reload gives the same view
+    a.reload()
+    expect(hand(a)).to_have_count(9)
+
+
+def test_pife_won_with_the_louca(app_harness, new_page, shot):
+    seed, final, log = find_seed(PIFE, 2, out_of_turn=True, max_actions=40)
+    a, b = _start_two(new_page, app_harness, "pife", seed)
+    a.get_by_role("button", name="COMEÇAR").click()
+    pages = {0: a, 1: b}
+    for seat, action in log[:-1]:
+        play(pages[seat], action)
+    seat, last = log[-1]
+    assert isinstance(last, Discard)
+    pages[seat].locator(f'[id="card-{last.card}"]').dblclick()
+    winner = final.round.result.winner
+    wname = ("Ana", "Bruno")[winner]
+    for p in (a, b):
+        expect(p.locator("#round-title")).to_have_text("FIM DA RODADA")
+        expect(p.locator("#banner")).to_have_text(f"{wname} bateu com a louca")
+    shot(a, "pife_louca_1366_pt")
+    a.get_by_role("button", name="PRÓXIMA RODADA").click()
+    for p in (a, b):
+        expect(p.locator("#winner")).to_have_text(f"{wname} venceu a partida!")
+    shot(b, "pife_match_over_1366_pt")
+
+
+def test_spectator_refusal_and_language(app_harness, new_page, shot):
+    a, b = _start_two(new_page, app_harness, "cacheta10", 7)
+    a.get_by_role("button", name="COMEÇAR").click()
+    # A spectator arriving after the start sees the table but no hand and no action buttons.
+    s = new_page(width=390, height=844)
+    s.goto(a.url)
+    expect(s.locator("#status-line")).to_have_text("Você está assistindo à partida.")
+    expect(s.get_by_test_id("stock")).to_be_visible()
+    expect(s.locator("#hand")).to_have_count(0)
+    expect(s.get_by_role("button", name="COMPRAR")).to_have_count(0)
+    s.get_by_test_id("stock").click()
+    expect(s.get_by_role("alert")).to_be_visible()
+    expect(b.locator("#hand [data-card]")).to_have_count(9)
+    # Bruno draws and discards; Ana takes that card and tries to throw it back: refused.
+    play(b, __import__("pifecacheta.rules", fromlist=["Draw"]).Draw())
+    first = b.locator("#hand [data-card]").first
+    code = first.get_attribute("data-card")
+    first.dblclick()
+    expect(a.get_by_test_id("discard").locator("[data-card]")).to_have_attribute("data-card", code)
+    wait_my_turn(a)
+    a.get_by_role("button", name="PEGAR DO LIXO").click()
+    expect(hand(a)).to_have_count(10)
+    a.locator(f'#hand [data-card="{code}"]').first.dblclick()
+    expect(a.get_by_role("alert")).to_have_text("A carta que veio do lixo não pode ser descartada nesta vez")
+    expect(hand(a)).to_have_count(10)
+    # Language switch: ES on every page, remembered after reload.
+    a.locator("#lang-es").click()
+    expect(a.get_by_role("button", name="CERRAR", exact=True)).to_be_visible()
+    a.reload()
+    expect(a.get_by_role("button", name="CERRAR", exact=True)).to_be_visible()
+    expect(a.locator("#hand [data-card]").first).to_have_attribute("aria-label", __import__("re").compile(" de "))
+    a.locator("#lang-pt").click()
+    expect(a.get_by_role("button", name="BATER", exact=True)).to_be_visible()

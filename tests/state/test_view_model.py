@@ -1,0 +1,87 @@
+"""The per-viewer projection of a table (pifecacheta/state/view_model.py) on the real service."""
+
+from __future__ import annotations
+
+import pytest
+
+from pifecacheta.rules import CACHETA_7, PIFE, Draw
+from pifecacheta.state.lobby import rules_for
+from pifecacheta.state.table import error_key
+from pifecacheta.state.view_model import table_ui
+
+
+@pytest.fixture
+def svc(tmp_path, monkeypatch):
+    from pifecacheta import db, service
+
+    monkeypatch.setenv("PIFECACHETA_FIXED_SEED", "7")
+    return service.TableService(db.init_db(f"sqlite:///{tmp_path / 't.db'}"))
+
+
+def _table(svc, rules=CACHETA_7):
+    ana = svc.identify(None, None, "Ana")
+    bruno = svc.identify(None, None, "Bruno")
+    code = svc.create_table(ana, rules)
+    assert svc.join(code, bruno) == 1
+    return code, ana, bruno
+
+
+def test_lobby_shows_four_seats_and_who_may_start(svc):
+    code, ana, bruno = _table(svc)
+    ui = table_ui(svc.snapshot(code, ana), bots_available=True)
+    assert ui.status == "lobby" and ui.found
+    assert [s.empty for s in ui.seats] == [False, False, True, True]
+    assert [s.name for s in ui.seats[:2]] == ["Ana", "Bruno"]
+    assert ui.is_creator and ui.can_start and ui.can_add_bots
+    ui_b = table_ui(svc.snapshot(code, bruno), bots_available=True)
+    assert not ui_b.is_creator and not ui_b.can_start and ui_b.my_seat == 1
+
+
+def test_each_viewer_gets_only_their_own_hand(svc):
+    code, ana, bruno = _table(svc)
+    svc.start(code, ana)
+    ua, ub = (table_ui(svc.snapshot(code, w)) for w in (ana, bruno))
+    spectator = svc.identify(None, None, "Carla")
+    us = table_ui(svc.snapshot(code, spectator))
+    assert ua.hand_count == ub.hand_count == 9
+    assert {c.id for c in ua.hand_by_suit}.isdisjoint({c.id for c in ub.hand_by_suit})
+    assert us.hand_count == 0 and us.hand_by_rank == [] and not us.is_player and us.my_seat == -1
+    assert [s.cards for s in us.seats] == [9, 9]
+    # seat 0 deals (seed 000 line 50), seat 1 plays first
+    assert ua.seats[0].dealer and ub.my_turn and ub.can_draw and not ua.my_turn
+    assert ua.turn_name == "Bruno" and us.turn_name == "Bruno"
+    assert ua.has_vira and ua.wild.rank != "" and ua.lives_start == 7
+    assert [s.lives for s in ua.seats] == [7, 7]
+    # the hand orders hold the same cards
+    assert sorted(c.id for c in ua.hand_by_rank) == sorted(c.id for c in ua.hand_by_suit)
+
+
+def test_after_a_draw_the_drawer_may_discard(svc):
+    code, ana, bruno = _table(svc, PIFE)
+    svc.start(code, ana)
+    version = svc.snapshot(code, bruno).version
+    svc.act(code, bruno, Draw(), expected_version=version)
+    ub = table_ui(svc.snapshot(code, bruno))
+    assert ub.hand_count == 10 and ub.can_discard and not ub.can_draw
+    assert ub.mode == "pife" and not ub.has_vira and not ub.can_announce
+    ua = table_ui(svc.snapshot(code, ana))
+    assert ua.seats[1].cards == 10 and not ua.can_discard
+
+
+def test_refusal_codes_map_to_messages(svc):
+    code, ana, bruno = _table(svc)
+    svc.start(code, ana)
+    with pytest.raises(ValueError) as info:
+        svc.act(code, ana, Draw(), expected_version=svc.snapshot(code, ana).version)
+    assert error_key(info.value) == "err.not_your_turn"
+    with pytest.raises(ValueError) as info:
+        svc.act(code, bruno, Draw(), expected_version=0)
+    assert error_key(info.value) == "err.stale_version"
+
+
+def test_lobby_choices():
+    assert rules_for("pife") == PIFE
+    assert rules_for("cacheta7") == CACHETA_7
+    assert rules_for("cacheta10").lives == 10
+    with pytest.raises(ValueError):
+        rules_for("poker")
