@@ -23,7 +23,8 @@ class IllegalActionError(RulesError):
     (the card just taken from the discard pile, or its twin, cannot be discarded),
     ``cannot_go_out``, ``not_one_away``, ``already_announced``, ``no_announce_in_pife``,
     ``discard_only_to_go_out``, ``round_not_over``, ``round_over``, ``not_absent``,
-    ``bad_action``.
+    ``bad_action``, ``not_out`` (LeaveTable by a seat that still has lives, or in Pife),
+    ``stock_empty`` (stock and pile both too small to draw: only in hand-built positions).
     """
 
     def __init__(self, code: str, message: str = "") -> None:
