@@ -244,10 +244,10 @@ def _placeholder_bot_action(match: Match, seat: int, rng: random.Random) -> tupl
 def _bot_policy() -> Callable[[str, PlayerView, random.Random], Action | None] | None:
     """``pifecacheta.bots.bot_action`` once the bots package provides it, else None."""
     try:
-        from .bots import bot_action  # type: ignore[attr-defined]
+        from .bots import bot_action
     except ImportError:
         return None
-    return bot_action  # type: ignore[no-any-return]
+    return bot_action
 
 
 @dataclass
