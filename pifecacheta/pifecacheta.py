@@ -1,7 +1,11 @@
 """The Reflex app: the lobby at ``/`` and a table at ``/mesa/<code>`` (seed 000 lines 44-75).
 
-A lifespan task runs the service's sweeper every few seconds (expiry after 7 days, seed 000
-line 72) and bumps the shared version of every table it changed, so open tabs refresh.
+Two lifespan tasks:
+- ``sweeper_task`` (pifecacheta/sweeper.py, backend): plays the bots after their delay, closes
+  FIM DA RODADA when only bots still play, expires idle tables.
+- ``live_updates``: listens to ``service.on_change`` and bumps the table's shared version for
+  every change not made by an event handler (which bumps it itself), so every open tab sees
+  bot moves and sweeps within a fraction of a second.
 """
 
 from __future__ import annotations
@@ -16,26 +20,35 @@ from pifecacheta.pages.table import table_page
 from pifecacheta.state.backend import get_service
 from pifecacheta.state.lobby import LobbyState
 from pifecacheta.state.session import Session
-from pifecacheta.state.table import TableState, bump_table
+from pifecacheta.state.table import IN_HANDLER, TableState, bump_table
+from pifecacheta.sweeper import sweeper_task
 
 log = logging.getLogger(__name__)
-SWEEP_SECONDS = 5.0
+_pending: set[asyncio.Task] = set()
 
 
-async def sweeper(app: rx.App) -> None:
-    """Every few seconds: ``service.sweep()`` and refresh the tables it changed."""
-    while True:
-        await asyncio.sleep(SWEEP_SECONDS)
+async def live_updates(app: rx.App) -> None:
+    """Register the service's change listener; it may be called from a worker thread."""
+    loop = asyncio.get_running_loop()
+
+    def schedule(code: str) -> None:
+        task = loop.create_task(bump_table(app, code))
+        _pending.add(task)
+        task.add_done_callback(_pending.discard)
+
+    def on_change(code: str) -> None:
+        if IN_HANDLER.get():
+            return
         try:
-            svc = get_service()
-            if not hasattr(svc, "sweep"):
-                continue
-            for code in svc.sweep():
-                await bump_table(app, code)
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # noqa: BLE001 - keep sweeping
-            log.exception("sweep failed")
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            schedule(code)
+        else:
+            loop.call_soon_threadsafe(schedule, code)
+
+    get_service().on_change(on_change)
 
 
 app = rx.App(
@@ -45,4 +58,5 @@ app = rx.App(
 app.add_page(lobby_page, route="/", title="Pife ou Cacheta", on_load=[Session.init, LobbyState.load])
 app.add_page(table_page, route="/mesa/[code]", title="Pife ou Cacheta · Mesa",
              on_load=[Session.init, TableState.load])
-app.register_lifespan_task(sweeper)
+app.register_lifespan_task(live_updates)
+app.register_lifespan_task(sweeper_task)

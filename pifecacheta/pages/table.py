@@ -118,10 +118,13 @@ def _seat_panel(seat: Any) -> rx.Component:
             align="center",
         ),
         rx.hstack(
-            rx.text("🂠 ", seat.cards, size="2", aria_label=seat.cards.to_string() + " " + T["table.cards"]),
+            rx.hstack(rx.icon("layers", size=14), rx.text(seat.cards, size="2"), spacing="1", align="center",
+                      aria_label=seat.cards.to_string() + " " + T["table.cards"], class_name="seat-cards"),
             rx.cond(UI.mode == "cacheta",
-                    rx.text("♥ ", seat.lives, size="2", aria_label=seat.lives.to_string() + " " + T["table.lives"])),
-            spacing="2",
+                    rx.hstack(rx.icon("heart", size=14, color="#ff8a8a"), rx.text(seat.lives, size="2"), spacing="1",
+                              align="center", aria_label=seat.lives.to_string() + " " + T["table.lives"],
+                              class_name="seat-lives")),
+            spacing="3",
         ),
         rx.flex(
             rx.cond(seat.is_me, _badge(T["badge.you"], "amber")),
@@ -282,7 +285,8 @@ def _hand() -> rx.Component:
 def _pause_menu() -> rx.Component:
     """Issue 4 slot: DESISTIR / SAIR DO JOGO (seed 000 line 72)."""
     return rx.menu.root(
-        rx.menu.trigger(rx.button("⏸ " + T["menu.pause"], size="1", variant="soft", color_scheme="gray")),
+        rx.menu.trigger(rx.button(rx.icon("pause", size=14), T["menu.pause"], size="1", variant="soft",
+                                  color_scheme="gray")),
         rx.menu.content(
             rx.menu.item(T["btn.resign"], on_click=TableState.resign(UI.version), color="red"),
             rx.menu.item(T["btn.leave_game"], on_click=TableState.resign(UI.version)),

@@ -13,8 +13,10 @@ from the database through the service.
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
+import contextvars
 import logging
+from collections.abc import Iterator
 from typing import Any
 
 import reflex as rx
@@ -26,7 +28,18 @@ from pifecacheta.state.view_model import TableUi, table_ui
 
 log = logging.getLogger(__name__)
 
-_BOT_LOOPS: set[str] = set()  # table codes with a bot loop running in this process
+# True while an event handler calls the service: the handler bumps the version itself, so the
+# service's on_change listener (pifecacheta.py) skips those changes.
+IN_HANDLER: contextvars.ContextVar[bool] = contextvars.ContextVar("pifecacheta_in_handler", default=False)
+
+
+@contextlib.contextmanager
+def _handler_call() -> Iterator[None]:
+    token = IN_HANDLER.set(True)
+    try:
+        yield
+    finally:
+        IN_HANDLER.reset(token)
 
 
 class TableShared(rx.SharedState):
@@ -128,7 +141,8 @@ class TableState(rx.State):
 
     def _join(self) -> None:
         try:
-            get_service().join(self.table_code, self._who())
+            with _handler_call():
+                get_service().join(self.table_code, self._who())
         except Exception as exc:  # noqa: BLE001
             if not _is_refusal(exc):
                 raise
@@ -295,7 +309,8 @@ class TableState(rx.State):
             return None
         svc, who = get_service(), self._who()
         try:
-            svc.act(self.table_code, who, GoOut(discard=card), expected_version=version)
+            with _handler_call():
+                svc.act(self.table_code, who, GoOut(discard=card), expected_version=version)
         except Exception as exc:  # noqa: BLE001
             if not _is_refusal(exc):
                 raise
@@ -314,7 +329,8 @@ class TableState(rx.State):
         if not self.table_code:
             return None
         try:
-            fn(get_service(), self._who())
+            with _handler_call():
+                fn(get_service(), self._who())
         except Exception as exc:  # noqa: BLE001
             if _is_refusal(exc):
                 return self._refused(exc)
@@ -327,49 +343,18 @@ class TableState(rx.State):
         self.message_serial += 1
         return None
 
-    async def _changed(self) -> Any:
-        """Bump the shared version (every linked tab refreshes) and wake the bots if needed."""
+    async def _changed(self) -> None:
+        """Bump the shared version: every tab linked to this table refreshes its view.
+
+        Bots, FIM DA RODADA closing by itself and expiry are driven by the service's sweeper
+        (``pifecacheta.sweeper``); their changes reach the tabs through ``on_change``.
+        """
         shared = await self.get_state(TableShared)
         shared.version += 1
-        try:
-            pending = get_service().pending_bot_delay(self.table_code)
-        except Exception:  # noqa: BLE001
-            pending = None
-        if pending is not None and self.table_code not in _BOT_LOOPS:
-            return TableState.run_bots
-        return None
-
-    @rx.event(background=True)
-    async def run_bots(self) -> None:
-        """Let the bots play: wait ``pending_bot_delay``, apply one bot action, notify, repeat.
-
-        One loop per table per process (``_BOT_LOOPS``); a reload starts it again if needed.
-        """
-        code = self.table_code
-        if not code or code in _BOT_LOOPS:
-            return
-        _BOT_LOOPS.add(code)
-        svc = get_service()
-        try:
-            while True:
-                delay = svc.pending_bot_delay(code)
-                if delay is None:
-                    break
-                await asyncio.sleep(max(0.0, float(delay)))
-                changed = svc.bot_step(code)
-                if not changed:
-                    break
-                async with self:
-                    shared = await self.get_state(TableShared)
-                    shared.version += 1
-        except Exception:  # noqa: BLE001 - a bot crash must not kill the tab's connection
-            log.exception("bot loop for table %s stopped", code)
-        finally:
-            _BOT_LOOPS.discard(code)
 
 
 async def bump_table(app: Any, code: str) -> None:
-    """Bump a table's shared version from outside any event (lifespan sweeper)."""
+    """Bump a table's shared version from outside any event (bots, sweeper, expiry)."""
     from reflex.istate.manager.token import BaseStateToken
 
     async with app.modify_state(BaseStateToken(ident=link_key(code), cls=TableShared)) as root:

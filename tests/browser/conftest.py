@@ -77,10 +77,34 @@ def _shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+SIZES = {"390": (390, 844), "1366": (1366, 900)}
+
+
+def _shots_all(page, name: str) -> None:
+    """Screenshots of ``page`` at phone and desktop width, in pt and es; restores size and language."""
+    size = page.viewport_size
+    was_es = page.locator("#lang-es[aria-pressed=true]").count() > 0
+    for lang in ("pt", "es"):
+        page.locator(f"#lang-{lang}").click()
+        expect(page.locator(f"#lang-{lang}")).to_have_attribute("aria-pressed", "true")
+        for label, (w, h) in SIZES.items():
+            page.set_viewport_size({"width": w, "height": h})
+            page.wait_for_timeout(150)
+            _shot(page, f"{name}_{label}_{lang}")
+    page.locator("#lang-es" if was_es else "#lang-pt").click()
+    page.set_viewport_size(size)
+
+
 @pytest.fixture
 def shot():
     """``shot(page, name)`` saves screenshots/<name>.png (gitignored)."""
     return _shot
+
+
+@pytest.fixture
+def shots_all():
+    """``shots_all(page, name)``: <name>_{390,1366}_{pt,es}.png."""
+    return _shots_all
 
 
 @pytest.fixture

@@ -37,11 +37,11 @@ def _start_two(new_page, app_harness, mode_id, seed, *, b_size=(1366, 900), b_lo
     return a, b
 
 
-def test_cacheta_round_between_two_browsers(app_harness, new_page, shot):
+def test_cacheta_round_between_two_browsers(app_harness, new_page, shot, shots_all):
     seed, final, log = find_seed(CACHETA_7, 2, out_of_turn=False, max_actions=14)
     a, b = _start_two(new_page, app_harness, "cacheta7", seed, b_size=(390, 844), b_locale="es-AR")
-    shot(a, "lobby_waiting_1366_pt")
-    shot(b, "lobby_waiting_390_es")
+    shot(a, "waiting_room_1366_pt")
+    shot(b, "waiting_room_390_es")
     a.get_by_role("button", name="COMEÇAR").click()
     # Seat 0 (Ana, the creator) deals; seat 1 (Bruno) plays first, in Spanish (browser language).
     wait_my_turn(b, "es")
@@ -60,8 +60,7 @@ def test_cacheta_round_between_two_browsers(app_harness, new_page, shot):
             expect(other.get_by_test_id("discard").locator("[data-card]")).to_have_attribute(
                 "data-card", action.card.code)
         if i == 5:
-            shot(a, "table_mid_1366_pt")
-            shot(b, "table_mid_390_es")
+            shots_all(a, "table_mid")
     winner = final.round.result.winner
     wname = ("Ana", "Bruno")[winner]
     expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
@@ -72,8 +71,8 @@ def test_cacheta_round_between_two_browsers(app_harness, new_page, shot):
     expect(a.locator("#lives .lives-row")).to_have_count(2)
     loser_lives = final.lives[1 - winner]
     expect(a.locator("#lives .lives-row").nth(1 - winner)).to_contain_text(str(loser_lives))
-    shot(a, "round_over_1366_pt")
-    shot(b, "round_over_390_es")
+    shots_all(a, "round_over")
+    shot(b, "round_over_390_es_bruno")
     # PRÓXIMA RODADA: any player; the next round is dealt, both see 9 cards again.
     b.get_by_role("button", name=BUTTONS["es"]["next"]).click()
     expect(hand(a)).to_have_count(9)
@@ -139,3 +138,15 @@ def test_spectator_refusal_and_language(app_harness, new_page, shot):
     expect(a.locator("#hand [data-card]").first).to_have_attribute("aria-label", __import__("re").compile(" de "))
     a.locator("#lang-pt").click()
     expect(a.get_by_role("button", name="BATER", exact=True)).to_be_visible()
+    # Deck design: four colours (diamonds blue), remembered; only this viewer's cards change.
+    red, blue = "rgb(200, 16, 46)", "rgb(21, 88, 176)"
+    for deck, name in (("four", "Quatro cores"), ("large", "Índice grande")):
+        a.get_by_role("combobox", name="Baralho").click()
+        a.get_by_role("option", name=name).click()
+        shot(a, f"deck_{deck}_1366_pt")
+    a.get_by_role("combobox", name="Baralho").click()
+    a.get_by_role("option", name="Quatro cores").click()
+    diamond = a.locator('#hand [data-card$="D"]').first
+    if diamond.count():
+        expect(diamond).to_have_css("color", blue)
+        expect(b.locator('#hand [data-card$="D"]').first).to_have_css("color", red)
