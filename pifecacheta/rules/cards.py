@@ -28,7 +28,7 @@ from .errors import NotationError
 
 
 class Suit(enum.Enum):
-    """The four suits; the value is the notation letter."""
+    """The four suits; the value is the notation letter. Suits order as C < D < H < S."""
 
     CLUBS = "C"  # paus / tréboles
     DIAMONDS = "D"  # ouros / diamantes
@@ -44,6 +44,26 @@ class Suit(enum.Enum):
     def index(self) -> int:
         """0..3 in the order C, D, H, S."""
         return _SUIT_INDEX[self]
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Suit):
+            return NotImplemented
+        return _SUIT_INDEX[self] < _SUIT_INDEX[other]
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Suit):
+            return NotImplemented
+        return _SUIT_INDEX[self] <= _SUIT_INDEX[other]
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Suit):
+            return NotImplemented
+        return _SUIT_INDEX[self] > _SUIT_INDEX[other]
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Suit):
+            return NotImplemented
+        return _SUIT_INDEX[self] >= _SUIT_INDEX[other]
 
 
 SUITS: tuple[Suit, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
@@ -98,7 +118,7 @@ class Face(NamedTuple):
 class Card:
     """One physical card. ``rank`` 1..13 (ace 1), ``suit``, ``deck`` 0 or 1.
 
-    Ordering is by (rank, suit letter, deck); use :func:`sort_by_suit` or
+    Ordering is by (rank, suit C < D < H < S, deck); use :func:`sort_by_suit` or
     :func:`sort_by_rank` for display order.
 
     Raises:

@@ -107,13 +107,9 @@ def test_suits() -> None:
     assert [s.is_red for s in SUITS] == [False, True, True, False]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cards.py bug: Card says it orders by (rank, suit letter, deck) but Suit is an Enum "
-    "without ordering, so comparing two cards of one rank and different suits raises TypeError",
-)
 def test_card_ordering_documented_in_cards_py() -> None:
     assert sorted(parse_hand("7S 7C")) == list(parse_hand("7C 7S"))
+    assert sorted(parse_hand("7S' 7S 2H AD")) == list(parse_hand("AD 2H 7S 7S'"))
 
 
 def test_rules_presets_and_validation() -> None:
