@@ -86,7 +86,7 @@ def _play_until_round_over(
     poll = set(range(match.seats))
     while match.round is not None and match.round.phase in (Phase.DRAW, Phase.DISCARD) and n < max_actions:
         if match.rules.has_wild:
-            for s in sorted(poll):
+            for s in sorted(poll - _round(match).announced):
                 v = player_view(match, s)
                 if v.can_announce and s != match.round.turn:
                     a = policies[s](v, rngs[s])

@@ -63,14 +63,14 @@ def greedy(view: PlayerView, rng: random.Random) -> Action | None:
             return Draw()
         top = view.discard_pile[-1]
         plain = view.plain | ({top} if top.face in view.wilds else frozenset())
-        idx = HandIndex((*view.hand, top), wilds=view.wilds, plain=plain, rules=view.rules)
+        idx = HandIndex.of((*view.hand, top), wilds=view.wilds, plain=plain, rules=view.rules)
         n = len(idx.cards) - 1
         before = idx.max_cover(idx.full ^ (1 << n))
         after = max(idx.max_cover(idx.full ^ (1 << i)) for i, c in enumerate(idx.cards) if c.face != top.face)
         return TakeDiscard() if after > before else Draw()
     if go_out_plan(view) is not None:
         return GoOut()
-    idx = HandIndex(view.hand, wilds=view.wilds, plain=view.plain, rules=view.rules)
+    idx = HandIndex.of(view.hand, wilds=view.wilds, plain=view.plain, rules=view.rules)
     allowed = set(allowed_discards(view))
     scored = [(idx.max_cover(idx.full ^ (1 << i)), i) for i, c in enumerate(idx.cards) if c in allowed]
     top_cover = max(s for s, _ in scored)

@@ -64,7 +64,7 @@ def go_out_plan(view: PlayerView) -> GoOutPlan | None:
     if not is_my_turn(view) or view.phase is not Phase.DISCARD:
         return None
     t = view.taken
-    idx = HandIndex(view.hand, wilds=view.wilds, plain=view.plain, rules=view.rules)
+    idx = HandIndex.of(view.hand, wilds=view.wilds, plain=view.plain, rules=view.rules)
     if idx.max_cover(idx.full) < len(view.hand) - 1:
         return None  # fast filter: fewer than 9 cards fit in melds, the solver would say None
     return best_go_out(
@@ -89,7 +89,7 @@ def take_to_go_out_plan(view: PlayerView) -> GoOutPlan | None:
     if len(set(hand)) != len(hand):
         return None
     plain = view.plain | ({top} if top.face in view.wilds else frozenset())
-    idx = HandIndex(hand, wilds=view.wilds, plain=plain, rules=view.rules)
+    idx = HandIndex.of(hand, wilds=view.wilds, plain=plain, rules=view.rules)
     if idx.max_cover(idx.full) < len(hand) - 1:
         return None  # fast filter (see go_out_plan)
     return best_go_out(

@@ -20,8 +20,8 @@ possible discards share one index and one memo table.
 >>> h = HandIndex(parse_hand("5H 6H 7H 9C 9D 9S KS KD 2C"), rules=PIFE)
 >>> h.max_cover(h.full)
 6
->>> sorted(str(f) for f in h.outs(h.full))
-[]
+>>> sorted(str(f) for f in h.outs(h.full))   # a third king, then discard 2C
+['KC', 'KH']
 >>> h = HandIndex(parse_hand("5H 6H 7H 9C 9D 9S KS KD QS"), rules=PIFE)
 >>> sorted(str(f) for f in h.outs(h.full))   # KS KD + KC/KH, or QS KS + JS/AS
 ['AS', 'JS', 'KC', 'KH']
@@ -30,6 +30,7 @@ possible discards share one index and one memo table.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import product
 
 from pifecacheta.rules.cards import SUITS, Card, Face, Suit
@@ -72,6 +73,13 @@ def unseen_counts(visible: Iterable[Card]) -> dict[Face, int]:
     return counts
 
 
+@lru_cache(maxsize=256)
+def _cached(
+    cards: tuple[Card, ...], wilds: frozenset[Face], plain: frozenset[Card], rules: Rules
+) -> HandIndex:
+    return HandIndex(cards, wilds=wilds, plain=plain, rules=rules)
+
+
 class HandIndex:
     """All melds and near-melds of ``cards`` (at most 10), with memoised coverage.
 
@@ -96,8 +104,10 @@ class HandIndex:
         self.full: int = (1 << n) - 1
         ws = wilds if rules.has_wild else frozenset()
         self.wilds: frozenset[Face] = ws
-        self.jokers: tuple[int, ...] = tuple(
-            i for i, c in enumerate(self.cards) if c.face in ws and c not in plain
+        self.jokers: tuple[int, ...] = (
+            tuple(i for i, c in enumerate(self.cards) if Face(c.rank, c.suit) in ws and c not in plain)
+            if ws
+            else ()
         )
         self.joker_mask: int = sum(1 << i for i in self.jokers)
         melds: set[int] = set()
@@ -113,6 +123,19 @@ class HandIndex:
         for m in self.near:
             self._near_by_low[(m & -m).bit_length() - 1].append(m)
         self._cover: dict[int, int] = {0: 0}
+
+    @staticmethod
+    def of(
+        cards: Sequence[Card],
+        *,
+        wilds: frozenset[Face] = frozenset(),
+        plain: frozenset[Card] = frozenset(),
+        rules: Rules,
+    ) -> HandIndex:
+        """A shared (cached) index for these cards: the same hand is indexed once per decision
+        although the go-out check, the draw and the discard all ask for it."""
+        ws = wilds if rules.has_wild else frozenset()
+        return _cached(tuple(cards), ws, frozenset(c for c in plain if c.face in ws), rules)
 
     # -- enumeration ---------------------------------------------------------------
     def _runs(self, melds: set[int], near: dict[int, set[Face]]) -> None:

@@ -83,6 +83,10 @@ class Table:
         self._danger: dict[Face, float] = {}
         self.style = style
         self.threats = self._threats()
+        self.picked = [tuple(c.face for c in cs) for cs in view.picked_up]
+        self.thrown: list[set[Face]] = [set() for _ in range(view.seats)]
+        for c, by in zip(view.discard_pile, view.discarded_by, strict=False):
+            self.thrown[by].add(c.face)
 
     def _threats(self) -> list[tuple[int, float]]:
         """(seat, weight) of the opponents a discard may feed."""
@@ -115,73 +119,85 @@ class Table:
         got = self._danger.get(face)
         if got is not None:
             return got
-        v = self.view
         unseen = self.unseen
         neigh = face_neighbours(face)
         live = sum(unseen[g] for g in neigh) / 12.0  # dead faces are safe
         total = 0.0
         for s, w in self.threats:
             wanted = 0.15 + live
-            for p in v.picked_up[s]:
-                if p.face == face:
-                    continue
-                if p.face in neigh:
-                    same_rank = p.rank == face.rank
+            for p in self.picked[s]:
+                if p != face and p in neigh:
                     gap = abs(p.rank - face.rank)
-                    wanted += 1.5 if same_rank or gap == 1 or gap == 12 else 0.8
-            for c, by in zip(v.discard_pile, v.discarded_by, strict=False):
-                if by == s:
-                    if c.face == face:
-                        wanted *= 0.2
-                    elif c.face in neigh:
-                        wanted *= 0.85
+                    wanted += 1.5 if gap in (0, 1, 12) else 0.8
+            thrown = self.thrown[s]
+            if face in thrown:
+                wanted *= 0.2
+            near = sum(1 for g in neigh if g in thrown)
+            if near:
+                wanted *= 0.85**near
             total += w * wanted
         self._danger[face] = total
         return total
 
 
-def _struct_score(idx: HandIndex, mask: int, table: Table, style: Style) -> float:
-    """Best split of ``mask`` into at most 3 groups: melds (10 per card) and pairs (worth
-    6 + live_weight * live copies of their completing faces); a wild left alone is worth 12."""
-    memo: dict[tuple[int, int], float] = {}
-    pairs = [(m, fs) for m, fs in idx.near.items() if m.bit_count() == 2 and not m & idx.joker_mask]
-    pair_val = {m: 6.0 + style.live_weight * min(4, sum(table.unseen[f] for f in fs)) for m, fs in pairs}
-    pairs_by_low: dict[int, list[int]] = {}
-    for m, _ in pairs:
-        pairs_by_low.setdefault((m & -m).bit_length() - 1, []).append(m)
-    melds_by_low: dict[int, list[int]] = {}
-    for m in idx.melds:
-        melds_by_low.setdefault((m & -m).bit_length() - 1, []).append(m)
-    jmask = idx.joker_mask
+class _Scorer:
+    """Values of the sub-hands of one indexed hand for one decision (memoised)."""
 
-    def best(mask: int, groups: int) -> float:
+    def __init__(self, idx: HandIndex, table: Table, style: Style) -> None:
+        self.idx, self.table, self.style = idx, table, style
+        unseen = table.unseen
+        jm = idx.joker_mask
+        self.pairs_by_low: dict[int, list[tuple[int, float]]] = {}
+        for m, fs in idx.near.items():
+            if m.bit_count() == 2 and not m & jm:
+                val = 6.0 + style.live_weight * min(4, sum(unseen[f] for f in fs))
+                self.pairs_by_low.setdefault((m & -m).bit_length() - 1, []).append((m, val))
+        self.melds_by_low: dict[int, list[int]] = {}
+        for m in idx.melds:
+            self.melds_by_low.setdefault((m & -m).bit_length() - 1, []).append(m)
+        self.memo: dict[tuple[int, int], float] = {}
+
+    def struct(self, mask: int, groups: int = 3) -> float:
+        """Best split of ``mask`` into at most ``groups`` groups: melds (10 per card) and pairs
+        (6 + live_weight * live copies of their completing faces); a lone wild is worth 12."""
         if not mask:
             return 0.0
         key = (mask, groups)
-        got = memo.get(key)
+        got = self.memo.get(key)
         if got is not None:
             return got
         low = mask & -mask
         i = low.bit_length() - 1
-        rest = mask ^ low
-        b = best(rest, groups) + (12.0 if low & jmask else 0.0)
+        b = self.struct(mask ^ low, groups) + (12.0 if low & self.idx.joker_mask else 0.0)
         if groups:
-            for m in melds_by_low.get(i, ()):
+            for m in self.melds_by_low.get(i, ()):
                 if m & mask == m:
                     g = 2 if m.bit_count() >= 6 else 1
                     if g <= groups:
-                        val = 10.0 * m.bit_count() + best(mask ^ m, groups - g)
+                        val = 10.0 * m.bit_count() + self.struct(mask ^ m, groups - g)
                         if val > b:
                             b = val
-            for m in pairs_by_low.get(i, ()):
+            for m, pv in self.pairs_by_low.get(i, ()):
                 if m & mask == m:
-                    val = pair_val[m] + best(mask ^ m, groups - 1)
+                    val = pv + self.struct(mask ^ m, groups - 1)
                     if val > b:
                         b = val
-        memo[key] = b
+        self.memo[key] = b
         return b
 
-    return best(mask, 3)
+    def value(self, mask: int) -> float:
+        """Value of the 9-card sub-hand ``mask`` (no danger term): structure, one-away bonus
+        with its live outs, and the lookahead's expected gain."""
+        idx, table, style = self.idx, self.table, self.style
+        v = self.struct(mask)
+        outs = idx.outs(mask)
+        if outs:
+            live = sum(table.unseen[f] for f in outs)
+            if live or not style.outs_weight:
+                v += style.outs_bonus + style.outs_weight * min(live, 16)
+        if style.lookahead:
+            v += style.lookahead * 10.0 * _expected_gain(idx, mask, table)
+        return v
 
 
 def _expected_gain(idx: HandIndex, mask: int, table: Table) -> float:
@@ -201,29 +217,17 @@ def _expected_gain(idx: HandIndex, mask: int, table: Table) -> float:
     return sum(g * table.unseen[f] for f, g in gain.items()) / table.unseen_total
 
 
-def hand_value(idx: HandIndex, mask: int, table: Table, style: Style) -> float:
-    """Value of the 9-card sub-hand ``mask`` for ``style`` (no danger term)."""
-    v = _struct_score(idx, mask, table, style)
-    outs = idx.outs(mask)
-    if outs:
-        live = sum(table.unseen[f] for f in outs)
-        if live or not style.outs_weight:
-            v += style.outs_bonus + style.outs_weight * min(live, 16)
-    if style.lookahead:
-        v += style.lookahead * 10.0 * _expected_gain(idx, mask, table)
-    return v
-
-
 def _best_discard(
     idx: HandIndex, table: Table, style: Style, forbidden: Face | None, rng: random.Random
-) -> tuple[float, int]:
-    """(value, position) of the best card to discard from the indexed 10 cards."""
+) -> tuple[float, int, _Scorer]:
+    """(value, position, scorer) of the best card to discard from the indexed 10 cards."""
     best: tuple[float, int] | None = None
+    scorer = _Scorer(idx, table, style)
     for i, c in enumerate(idx.cards):
         if forbidden is not None and c.face == forbidden:
             continue
         mask = idx.full ^ (1 << i)
-        val = hand_value(idx, mask, table, style)
+        val = scorer.value(mask)
         if style.defence:
             val -= style.defence * table.danger(c.face)
         if style.noise:
@@ -231,7 +235,7 @@ def _best_discard(
         if best is None or val > best[0]:
             best = (val, i)
     assert best is not None
-    return best
+    return best[0], best[1], scorer
 
 
 def wants_announce(view: PlayerView, style: Style) -> bool:
@@ -240,7 +244,7 @@ def wants_announce(view: PlayerView, style: Style) -> bool:
         return False
     if not style.announce_needs_live:
         return True
-    idx = HandIndex(view.hand, wilds=view.wilds, plain=view.plain, rules=view.rules)
+    idx = HandIndex.of(view.hand, wilds=view.wilds, plain=view.plain, rules=view.rules)
     unseen = unseen_of(view)
     outs = idx.outs(idx.full)
     return not outs or any(unseen[f] for f in outs)  # unsure (exotic wild layout): announce
@@ -257,9 +261,9 @@ def decide(view: PlayerView, style: Style, rng: random.Random) -> Action | None:
         return _draw_or_take(view, style, table, rng)
     if go_out_plan(view) is not None:
         return GoOut()
-    idx = HandIndex(view.hand, wilds=view.wilds, plain=view.plain, rules=view.rules)
+    idx = HandIndex.of(view.hand, wilds=view.wilds, plain=view.plain, rules=view.rules)
     t = view.taken
-    _, i = _best_discard(idx, table, style, None if t is None else t.face, rng)
+    _, i, _ = _best_discard(idx, table, style, None if t is None else t.face, rng)
     card = idx.cards[i]
     assert card in allowed_discards(view)
     return Discard(card)
@@ -274,14 +278,14 @@ def _draw_or_take(view: PlayerView, style: Style, table: Table, rng: random.Rand
         return Draw()
     top = view.discard_pile[-1]
     plain = view.plain | ({top} if top.face in view.wilds else frozenset())
-    idx = HandIndex((*view.hand, top), wilds=view.wilds, plain=plain, rules=view.rules)
+    idx = HandIndex.of((*view.hand, top), wilds=view.wilds, plain=plain, rules=view.rules)
     keep = idx.full ^ (1 << (len(idx.cards) - 1))
     before = idx.max_cover(keep)
-    val, i = _best_discard(idx, table, style, top.face, rng)
+    val, i, scorer = _best_discard(idx, table, style, top.face, rng)
     if idx.max_cover(idx.full ^ (1 << i)) <= before:
         return Draw()  # it neither completes nor extends a meld (seed 000 line 43)
     if style.defence or style.live_weight or style.lookahead:
-        now = hand_value(idx, keep, table, style)
+        now = scorer.value(keep)
         if val < now + style.take_margin:
             return Draw()
     return TakeDiscard()

@@ -20,8 +20,10 @@ def position(
     picked_up: list[str] | None = None,
     stock_top: str = "",
 ) -> Match:
-    """A match whose round holds exactly these hands (notation), pile (bottom first) and vira;
-    a face already used gets the other deck's card; every other card is in the stock (``stock_top`` cards on top, the first drawn last listed).
+    """A match whose round holds exactly these hands (notation), pile (bottom first) and vira.
+
+    A face already used gets the other deck's card; every other card is in the stock
+    (``stock_top`` cards on top, the first listed drawn last).
     ``picked_up[s]`` must be cards that are in hand ``s``."""
     m = new_match(rules, len(hands), seed=0)
     used: set[Card] = set()
