@@ -71,7 +71,7 @@ def wilds_standing_in(
     """
     ws = wilds if rules.has_wild else frozenset()
     faces = [c.face for c in cards]
-    return _standing_in(faces, [f in ws and c not in plain for f, c in zip(faces, cards)], rules)
+    return _standing_in(faces, [f in ws and c not in plain for f, c in zip(faces, cards, strict=True)], rules)
 
 
 def _standing_in(faces: list[Face], usable: list[bool], rules: Rules) -> int | None:
@@ -117,7 +117,7 @@ def _valid_groups(cards: list[Card], wilds: frozenset[Face], plain: frozenset[Ca
                   cache: dict[frozenset[Card], int | None]) -> dict[int, int]:
     n = len(cards)
     faces = [c.face for c in cards]
-    usable = [rules.has_wild and f in wilds and c not in plain for f, c in zip(faces, cards)]
+    usable = [rules.has_wild and f in wilds and c not in plain for f, c in zip(faces, cards, strict=True)]
     out: dict[int, int] = {}
     for mask in range(1, 1 << n):
         if mask.bit_count() < 3:
@@ -200,7 +200,7 @@ def brute_completing_faces(
     n = len(cards9)
     base = _valid_groups(cards9, ws, plain, rules, {})
     faces9 = [c.face for c in cards9]
-    usable9 = [f in ws and c not in plain for f, c in zip(faces9, cards9)]
+    usable9 = [f in ws and c not in plain for f, c in zip(faces9, cards9, strict=True)]
     out = set()
     for f in _FACES:
         held = [c for c in cards9 if c.face == f]

@@ -68,6 +68,7 @@ def _candidates(
     *,
     only_rank: int | None = None,
     only_suit: int | None = None,
+    must: int = 0,
 ) -> dict[int, int]:
     """Every valid meld among the cards, as bitmask -> wilds standing in (0 or 1).
 
@@ -75,7 +76,8 @@ def _candidates(
     ``usable[i]``. Built structurally: sets from each rank's cards, runs from each suit's
     cards laid on positions 1..14 (ace at both ends), each with at most one position or suit
     left to a usable wild. ``only_rank``/``only_suit`` restrict the sets/runs generated to one
-    rank/suit (used when only melds holding one natural card are wanted). Agrees with
+    rank/suit, ``must`` (a bitmask of one natural card, of that rank and suit) keeps only the
+    melds holding it: used when only melds with the added card are wanted. Agrees with
     :func:`~.melds.meld_of` on every group (checked by the tests).
     """
     n = len(ranks)
@@ -87,8 +89,11 @@ def _candidates(
     by_rank: dict[int, list[int]] = {}
     by_suit: dict[int, dict[int, list[int]]] = {}
     for i in range(n):
-        by_rank.setdefault(ranks[i], []).append(i)
-        by_suit.setdefault(suits[i], {}).setdefault(ranks[i], []).append(1 << i)
+        r, st = ranks[i], suits[i]
+        if only_rank is None or r == only_rank:
+            by_rank.setdefault(r, []).append(i)
+        if only_suit is None or st == only_suit:
+            by_suit.setdefault(st, {}).setdefault(r, []).append(1 << i)
     # sets (seed 000 line 52; variants set_may_repeat_suit, no_wild_in_sets)
     for r, idxs in by_rank.items():
         if only_rank is not None and r != only_rank:
@@ -96,9 +101,12 @@ def _candidates(
         k = len(idxs)
         if k < 2 or (k == 2 and not wild_sets):
             continue
+        must_j = 0
+        if must:
+            must_j = next(1 << j for j in range(k) if 1 << idxs[j] == must)
         for sub in range(3, 1 << k):
             cnt = sub.bit_count()
-            if cnt < 2 or cnt > max_set:
+            if cnt < 2 or cnt > max_set or sub & must_j != must_j:
                 continue
             mask = 0
             seen = 0
@@ -126,7 +134,13 @@ def _candidates(
             continue
         if len(rmap) < (2 if wild_bits else 3):
             continue
-        for lo in range(1, 13):
+        last = 15  # the last position a run may start at or pass without the must card
+        if must:
+            must_rank = ranks[must.bit_length() - 1]
+            last = 14 if must_rank == 1 else must_rank
+        for lo in range(1, min(13, last + 1)):
+            if lo not in rmap and (not wild_bits or lo + 1 not in rmap):
+                continue
             states: list[tuple[int, int]] = [(0, 0)]
             for p in range(lo, 15):
                 opts = rmap.get(p if p <= 13 else 1, ())
@@ -138,6 +152,8 @@ def _candidates(
                     if not miss and wild_bits:
                         new.append((mask, 1))
                 states = new
+                if p >= last:
+                    states = [t for t in states if t[0] & must]
                 if not states:
                     break
                 if p - lo >= 2:
@@ -337,7 +353,7 @@ def _near(face: Face, ranks: Sequence[int], suits: Sequence[int]) -> bool:
     """Could a natural card of ``face`` share a meld with one of the cards? (same rank, or
     same suit within two places, the ace at both ends)"""
     fr, fs = face.rank, face.suit.index
-    for r, st in zip(ranks, suits):
+    for r, st in zip(ranks, suits, strict=True):
         if r == fr:
             return True
         if st == fs:
@@ -402,7 +418,7 @@ def completing_faces(
             cands = _candidates([*ranks, f.rank], [*suits, f.suit.index], [*usable, True], rules)
         else:
             cands = _candidates([*ranks, f.rank], [*suits, f.suit.index], [*usable, False], rules,
-                                only_rank=f.rank, only_suit=f.suit.index)
+                                only_rank=f.rank, only_suit=f.suit.index, must=bit)
         ok = False
         for m in cands:
             if not m & bit:
