@@ -12,21 +12,9 @@ may see (:mod:`.views`).
 (10, (9, 10))
 """
 
-from .actions import (
-    Action,
-    AnnounceOneAway,
-    ClaimAbsence,
-    Discard,
-    Draw,
-    Expire,
-    GoOut,
-    LeaveTable,
-    NextRound,
-    Resign,
-    TakeDiscard,
-    action_from_dict,
-)
-from .brute import brute_best_go_out, brute_completing_faces
+from . import actions, brute, match, melds, solver, views
+from .actions import *  # noqa: F403
+from .brute import *  # noqa: F403
 from .cards import (
     ACE,
     JACK,
@@ -46,23 +34,10 @@ from .cards import (
 )
 from .config import CACHETA_7, CACHETA_10, PIFE, Mode, Rules
 from .errors import IllegalActionError, NotationError, NotYourTurnError, RulesError, WrongPhaseError
-from .match import (
-    HAND_SIZE,
-    Match,
-    Outcome,
-    Phase,
-    Round,
-    RoundResult,
-    Termination,
-    active_seats,
-    apply,
-    legal_actions,
-    new_match,
-    wilds_of,
-)
-from .melds import Meld, MeldKind, meld_of, wild_faces
-from .solver import GoOutPlan, best_go_out, completing_faces, go_out_with_discard, is_one_away
-from .views import PlayerView, player_view, spectator_view
+from .match import *  # noqa: F403
+from .melds import *  # noqa: F403
+from .solver import *  # noqa: F403
+from .views import *  # noqa: F403
 
 __all__ = [
     # cards
@@ -93,46 +68,11 @@ __all__ = [
     "NotYourTurnError",
     "RulesError",
     "WrongPhaseError",
-    # melds, solver, brute
-    "Meld",
-    "MeldKind",
-    "meld_of",
-    "wild_faces",
-    "GoOutPlan",
-    "best_go_out",
-    "completing_faces",
-    "go_out_with_discard",
-    "is_one_away",
-    "brute_best_go_out",
-    "brute_completing_faces",
-    # actions
-    "Action",
-    "AnnounceOneAway",
-    "ClaimAbsence",
-    "Discard",
-    "Draw",
-    "Expire",
-    "GoOut",
-    "LeaveTable",
-    "NextRound",
-    "Resign",
-    "TakeDiscard",
-    "action_from_dict",
-    # match
-    "HAND_SIZE",
-    "Match",
-    "Outcome",
-    "Phase",
-    "Round",
-    "RoundResult",
-    "Termination",
-    "active_seats",
-    "apply",
-    "legal_actions",
-    "new_match",
-    "wilds_of",
-    # views
-    "PlayerView",
-    "player_view",
-    "spectator_view",
 ]
+# every public name of the other modules, as each declares it in its own __all__
+__all__ += melds.__all__
+__all__ += solver.__all__
+__all__ += brute.__all__
+__all__ += actions.__all__
+__all__ += match.__all__
+__all__ += views.__all__

@@ -24,6 +24,21 @@ from typing import Any, ClassVar
 from .cards import Card
 from .errors import IllegalActionError, NotationError
 
+__all__ = [
+    "Action",
+    "Draw",
+    "TakeDiscard",
+    "Discard",
+    "GoOut",
+    "AnnounceOneAway",
+    "NextRound",
+    "Resign",
+    "ClaimAbsence",
+    "Expire",
+    "LeaveTable",
+    "action_from_dict",
+]
+
 
 @dataclass(frozen=True)
 class Action:
