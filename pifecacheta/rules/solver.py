@@ -82,10 +82,6 @@ def _candidates(
     """
     n = len(ranks)
     wild_bits = [1 << i for i in range(n) if usable[i]]
-    out: dict[int, int] = {}
-    repeat = rules.set_may_repeat_suit
-    max_set = MAX_SET_REPEAT if repeat else MAX_SET
-    wild_sets = bool(wild_bits) and not rules.no_wild_in_sets
     by_rank: dict[int, list[int]] = {}
     by_suit: dict[int, dict[int, list[int]]] = {}
     for i in range(n):
@@ -94,10 +90,25 @@ def _candidates(
             by_rank.setdefault(r, []).append(i)
         if only_suit is None or st == only_suit:
             by_suit.setdefault(st, {}).setdefault(r, []).append(1 << i)
+    return _generate(by_rank, by_suit, suits, wild_bits, rules, must)
+
+
+def _generate(
+    by_rank: dict[int, list[int]],
+    by_suit: dict[int, dict[int, list[int]]],
+    suits: Sequence[int],
+    wild_bits: list[int],
+    rules: Rules,
+    must: int,
+) -> dict[int, int]:
+    """The work of :func:`_candidates`, from cards grouped by rank (indices) and by suit then
+    rank (bits); ``suits[i]`` is card i's suit."""
+    out: dict[int, int] = {}
+    repeat = rules.set_may_repeat_suit
+    max_set = MAX_SET_REPEAT if repeat else MAX_SET
+    wild_sets = bool(wild_bits) and not rules.no_wild_in_sets
     # sets (seed 000 line 52; variants set_may_repeat_suit, no_wild_in_sets)
     for r, idxs in by_rank.items():
-        if only_rank is not None and r != only_rank:
-            continue
         k = len(idxs)
         if k < 2 or (k == 2 and not wild_sets):
             continue
@@ -130,13 +141,11 @@ def _candidates(
                         out[mask | w] = 1
     # runs (seed 000 line 52: ace low or high, never around)
     for st, rmap in by_suit.items():
-        if only_suit is not None and st != only_suit:
-            continue
         if len(rmap) < (2 if wild_bits else 3):
             continue
         last = 15  # the last position a run may start at or pass without the must card
         if must:
-            must_rank = ranks[must.bit_length() - 1]
+            must_rank = next(r for r, bs in rmap.items() if must in bs)
             last = 14 if must_rank == 1 else must_rank
         for lo in range(1, min(13, last + 1)):
             if lo not in rmap and (not wild_bits or lo + 1 not in rmap):
@@ -262,13 +271,17 @@ def best_go_out(
     ws = effective_wilds(wilds, rules)
     solver = _Solver(cards, _cards_candidates(cards, ws, plain, rules))
     full = (1 << len(cards)) - 1
-    r = solver.best(full)
-    if r is not None:
-        return _plan(cards, r[1], None, ws, plain, rules)
+    loose = full & ~solver.covered  # cards in no meld at all
+    if loose & (loose - 1):
+        return None  # two or more cards fit no meld
+    if not loose:
+        r = solver.best(full)
+        if r is not None:
+            return _plan(cards, r[1], None, ws, plain, rules)
     best: tuple[int, int, tuple[tuple[int, ...], ...]] | None = None
     for i in range(len(cards) - 1, -1, -1):
         c = cards[i]
-        if c.face in forbidden_discards or c == must_meld:
+        if c.face in forbidden_discards or c == must_meld or (loose and not loose >> i & 1):
             continue
         r = solver.best(full ^ (1 << i))
         if r is not None and (best is None or (r[0], -i, r[1]) < best):
@@ -400,42 +413,55 @@ def completing_faces(
     ranks = [c.rank for c in cards9]
     suits = [c.suit.index for c in cards9]
     usable = [c.face in ws and c not in plain for c in cards9]
-    cover = _Cover(n, _candidates(ranks, suits, usable, rules))
+    wild_bits = [1 << i for i in range(n) if usable[i]]
+    by_rank: dict[int, list[int]] = {}
+    by_suit: dict[int, dict[int, list[int]]] = {}
+    for i in range(n):
+        by_rank.setdefault(ranks[i], []).append(i)
+        by_suit.setdefault(suits[i], {}).setdefault(ranks[i], []).append(1 << i)
+    # every coverable part of the 9 (unions of disjoint melds), and for each part with one
+    # card more, the bits of the cards that may be that extra card (the discard)
+    coverable = {0}
+    for m in _generate(by_rank, by_suit, suits, wild_bits, rules, 0):
+        coverable.update([c | m for c in coverable if not c & m])
     full9 = (1 << n) - 1
     held: dict[Face, int] = {}
     for c in cards9:
         held[c.face] = held.get(c.face, 0) + 1
     faces = [f for f in ALL_FACES if held.get(f, 0) < 2]
-    if not from_discard and cover(full9):
+    if not from_discard and full9 in coverable:
         return frozenset(faces)
+    spare: dict[int, int] = {}
+    for part in coverable:
+        for i in range(n):
+            b = 1 << i
+            if not part & b:
+                spare[part | b] = spare.get(part | b, 0) | b
     bit = 1 << n
     out = set()
     for f in faces:
-        wild_here = not from_discard and f in ws
-        if not wild_here and not _near(f, ranks, suits):
-            continue
-        if wild_here:
-            cands = _candidates([*ranks, f.rank], [*suits, f.suit.index], [*usable, True], rules)
+        fr, fs = f.rank, f.suit.index
+        if not from_discard and f in ws:
+            cands = _candidates([*ranks, fr], [*suits, fs], [*usable, True], rules)
+        elif _near(f, ranks, suits):
+            rmap = {r: list(bs) for r, bs in by_suit.get(fs, {}).items()}
+            rmap.setdefault(fr, []).append(bit)
+            cands = _generate({fr: [*by_rank.get(fr, ()), n]}, {fs: rmap}, [*suits, fs], wild_bits,
+                              rules, bit)
         else:
-            cands = _candidates([*ranks, f.rank], [*suits, f.suit.index], [*usable, False], rules,
-                                only_rank=f.rank, only_suit=f.suit.index, must=bit)
-        ok = False
+            continue
+        # from the discard pile, the taken card's twin may not be the discard (seed 000 line 54)
+        allowed = full9
+        if from_discard:
+            for i in by_rank.get(fr, ()):
+                if suits[i] == fs:
+                    allowed &= ~(1 << i)
         for m in cands:
-            if not m & bit:
-                continue
-            rest = full9 & ~m
-            if cover(rest):
-                ok = True
-                break
-            for i in range(n):
-                if rest >> i & 1 and not (from_discard and ranks[i] == f.rank and suits[i] == f.suit.index):
-                    if cover(rest ^ (1 << i)):
-                        ok = True
-                        break
-            if ok:
-                break
-        if ok:
-            out.add(f)
+            if m & bit:
+                rest = full9 & ~m
+                if rest in coverable or spare.get(rest, 0) & allowed:
+                    out.add(f)
+                    break
     return frozenset(out)
 
 

@@ -74,7 +74,7 @@ def assert_valid_plan(plan: GoOutPlan, pos: Position, forbidden: frozenset[Face]
         assert plan.discard.face not in forbidden and plan.discard != must
 
 
-@settings(max_examples=500, **PROFILE)
+@settings(max_examples=400, **PROFILE)
 @given(positions(), st.data())
 def test_best_go_out_matches_brute(pos: Position, data: st.DataObject) -> None:
     forbidden: frozenset[Face] = frozenset()
@@ -93,7 +93,7 @@ def test_best_go_out_matches_brute(pos: Position, data: st.DataObject) -> None:
         assert fast == slow  # same documented tie-break
 
 
-@settings(max_examples=30, **PROFILE)
+@settings(max_examples=25, **PROFILE)
 @given(positions(size=9), st.booleans())
 def test_completing_faces_matches_brute(pos: Position, from_discard: bool) -> None:
     kw = dict(wilds=pos.wilds, plain=pos.plain, from_discard=from_discard, rules=pos.rules)
