@@ -108,7 +108,7 @@ def _generate(
     max_set = MAX_SET_REPEAT if repeat else MAX_SET
     wild_sets = bool(wild_bits) and not rules.no_wild_in_sets
     # sets (seed 000 line 52; variants set_may_repeat_suit, no_wild_in_sets)
-    for r, idxs in by_rank.items():
+    for idxs in by_rank.values():
         k = len(idxs)
         if k < 2 or (k == 2 and not wild_sets):
             continue
@@ -140,7 +140,7 @@ def _generate(
                     if not w & mask and (mask | w) not in out:
                         out[mask | w] = 1
     # runs (seed 000 line 52: ace low or high, never around)
-    for st, rmap in by_suit.items():
+    for rmap in by_suit.values():
         if len(rmap) < (2 if wild_bits else 3):
             continue
         last = 15  # the last position a run may start at or pass without the must card
