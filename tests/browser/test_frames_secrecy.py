@@ -1,0 +1,481 @@
+"""No browser ever receives another player's cards, the stock order or the shuffle seed.
+
+Issue: "prove it with a browser test that records every websocket frame a spectator and a seated
+player receive over a whole round". Every frame that reaches three pages (Ana, the creator at
+seat 0; Bruno at seat 1; a spectator who opened the invite link in the waiting room without
+sitting) is recorded from each page's very first load to FIM DA RODADA. After the round the
+test rebuilds the hidden information from the database (``GameTable.match_json`` and the action
+log, replayed through the engine from the seed) and checks every frame:
+
+* the seed's decimal digits appear in no frame (raw text);
+* no card face whose two physical copies both stayed hidden from that viewer for the whole
+  round appears as a card value: an exact notation string ("7H", "7H'"), a notation token inside
+  a longer string ("... 7H ..."), a ``{"rank": "7", "suit": "H"}`` object, or the spoken name in
+  either language ("7 de copas", "7 de corazones");
+* each player's frames DID carry every card that player held (the check is not vacuous);
+* the spectator's frames carry no hand at all, and no face that was never public.
+
+Faces collide across the two decks ("7H" and "7H'"), so "hidden from a viewer" is exact: a face
+is public for that viewer as soon as either copy was in its own hand, on the discard pile, the
+vira, the wild face the vira names (shown as "coringa"), a public pick-up, or the winner's melds
+and go-out discard (seed 000 line 68: FIM DA RODADA shows the melds).
+
+``test_scanner_flags_a_crafted_leak`` shows the scanner is not blind: a frame in Reflex's own
+shape carrying one secret card (code, full id, rank/suit object, spoken name or seed) is flagged.
+Checked against the real app too: with ``service.snapshot`` mutated (in a scratch copy) to give
+spectators seat 1's ``player_view`` with ``seat=None``, this test fails with
+"spectator received cards before they were public: [Finding(frame=12, face='2C', ...".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from _planner import find_seed
+from _replay import play, wait_my_turn
+from playwright.sync_api import expect
+from test_table import _create, _join
+
+from pifecacheta import i18n
+from pifecacheta.rules import CACHETA_7, Discard, GoOut
+from pifecacheta.rules.cards import Card
+
+# A distinctive seed range: the planner takes the first seed from here whose greedy game ends
+# with a normal go-out within a few moves (86420456 with today's engine). Eight digits, so the
+# digits check cannot pass or fail by chance on small counters.
+SEED_RANGE = range(86_420_357, 86_420_357 + 400)
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("C", "D", "H", "S")
+ALL_FACES = frozenset(r + s for r in RANKS for s in SUITS)
+_CODE = re.compile(r"^(10|[2-9AJQK])([CDHS])'?$")
+# a notation token inside a longer string, e.g. "hand: 7H 10D'" (not inside a word or a token_urlsafe code)
+_TOKEN = re.compile(r"(?<![A-Za-z0-9_\-])(10|[2-9AJQK])([CDHS])'?(?![A-Za-z0-9_\-])")
+
+
+# ---- the frame scanner (pure; unit-checked below) ----------------------------------------------
+_PACKET = re.compile(r"^(\d+)(/[^,\[{]*,)?(\d*)(.*)$", re.S)
+
+
+def parse_frame(text: str) -> Any | None:
+    """A socket.io text frame as JSON, e.g. ``42/_event,["event", {...}]`` -> the list.
+
+    Engine.io/socket.io packet: type digits, optional ``/namespace,``, optional ack id, JSON body.
+    Returns None for a packet without a body (ping ``2``, pong ``3``, ...); raises ValueError for
+    a body that is not JSON, so no frame can escape the scan unread.
+    """
+    m = _PACKET.match(text)
+    body = m.group(4) if m else text
+    if not body.strip():
+        return None
+    return json.loads(body)
+
+
+def walk_strings(node: Any) -> Iterator[tuple[str, Any]]:
+    """Every string in ``node`` (dict keys too) with its parent; JSON held in a string is walked too.
+
+    Yields ``(string, parent)``; a ``{"rank": .., "suit": ..}`` dict is yielded once as
+    ``("<rank><suit>", dict)`` with the marker parent so callers can tell structured cards.
+    """
+    if isinstance(node, dict):
+        r, s = node.get("rank"), node.get("suit")
+        if isinstance(r, str) and isinstance(s, str) and r + s in ALL_FACES:
+            yield r + s, node
+        for k, v in node.items():
+            yield str(k), node
+            yield from walk_strings(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from walk_strings(v)
+    elif isinstance(node, str):
+        yield node, None
+        t = node.strip()
+        if t[:1] in ("{", "[") and len(t) > 1:
+            try:
+                inner = json.loads(t)
+            except ValueError:
+                return
+            yield from walk_strings(inner)
+
+
+def spoken_names(face: str) -> set[str]:
+    """The card's screen-reader names in every UI language ("7 de copas", "7 de corazones")."""
+    return {i18n.card_label(face, lang) for lang in i18n.LANGUAGES}
+
+
+@dataclass
+class Finding:
+    """One secret seen in one frame: which frame, which face (or "seed"), how it appeared."""
+
+    frame: int
+    face: str
+    how: str
+    text: str = field(repr=False, default="")
+
+
+def scan_frames(
+    frames: Iterable[str], hidden_faces: Iterable[str], *, seed: int | None = None
+) -> list[Finding]:
+    """Every appearance of a hidden face (or of the seed's digits) in ``frames``.
+
+    ``hidden_faces``: faces ("7H") the viewer must never receive. A face counts as received when a
+    string equals its notation (either deck), a notation token appears inside a longer string,
+    a dict has that rank and suit, or a string contains its spoken name in pt or es.
+    """
+    hidden = set(hidden_faces)
+    names = {name: f for f in hidden for name in spoken_names(f)}
+    found: list[Finding] = []
+    for i, text in enumerate(frames):
+        if seed is not None and str(seed) in text:
+            found.append(Finding(i, "seed", "digits", text))
+        data = parse_frame(text)
+        if data is None:
+            continue
+        for s, parent in walk_strings(data):
+            if parent is not None and isinstance(parent, dict) and s in ALL_FACES and "rank" in parent:
+                if s in hidden and parent.get("rank", "") + parent.get("suit", "") == s:
+                    found.append(Finding(i, s, "rank/suit object", text))
+                    continue
+            m = _CODE.match(s)
+            if m and m.group(1) + m.group(2) in hidden:
+                found.append(Finding(i, m.group(1) + m.group(2), f"value {s!r}", text))
+                continue
+            if not m:
+                for t in _TOKEN.finditer(s):
+                    if t.group(1) + t.group(2) in hidden:
+                        found.append(Finding(i, t.group(1) + t.group(2), f"token in {s[:60]!r}", text))
+            low = s.lower()
+            for name, f in names.items():
+                if name.lower() in low:
+                    found.append(Finding(i, f, f"spoken {name!r}", text))
+    return found
+
+
+def hand_ids(frames: Iterable[str]) -> set[str]:
+    """Card ids ("7H", "7H'") sent inside ``hand_by_suit`` / ``hand_by_rank`` lists."""
+    ids: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k in ("hand_by_suit", "hand_by_rank") and isinstance(v, list):
+                    ids.update(c["id"] for c in v if isinstance(c, dict) and "id" in c)
+                else:
+                    walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+        elif isinstance(node, str) and node[:1] in ("{", "["):
+            try:
+                walk(json.loads(node))
+            except ValueError:
+                pass
+
+    for text in frames:
+        data = parse_frame(text)
+        if data is not None:
+            walk(data)
+    return ids
+
+
+def all_card_strings(frames: Iterable[str]) -> set[str]:
+    """Every exact notation string ("7H", "7H'") anywhere in ``frames``."""
+    out: set[str] = set()
+    for text in frames:
+        data = parse_frame(text)
+        if data is not None:
+            out.update(s for s, _ in walk_strings(data) if _CODE.match(s))
+    return out
+
+
+class Recorder:
+    """Every websocket text frame ``page`` receives from now on (attach before the first goto)."""
+
+    def __init__(self, page) -> None:
+        self.frames: list[str] = []
+        self.sockets: list[str] = []
+        page.on("websocket", self._socket)
+
+    def _socket(self, ws) -> None:
+        self.sockets.append(ws.url)
+        ws.on("framereceived", self._add)
+
+    def _add(self, payload: Any) -> None:
+        self.frames.append(payload if isinstance(payload, str) else payload.decode("utf-8", "replace"))
+
+
+# ---- what each viewer legitimately saw, rebuilt from the database ------------------------------
+@dataclass
+class RoundKnowledge:
+    """The round replayed from the seed: what each seat held and what was public, version by version.
+
+    ``timeline``: ``(table version, public faces so far, {seat: faces held so far})`` after every
+    action-log row, oldest first; before the deal (``start``) nothing is known and every face is
+    hidden. Public = discard pile, vira, the wild face the vira names, pick-ups, the winner's melds
+    and go-out discard.
+    """
+
+    seed: int
+    held: dict[int, set[Card]]  # every physical card that seat held at some point of the round
+    public: set[Card]  # every card made public during the round
+    public_faces: set[str]  # faces of ``public`` plus the wild faces the vira names
+    stock_at_end: tuple[Card, ...]
+    final: Any  # the Match
+    timeline: list[tuple[int, frozenset[str], dict[int, frozenset[str]]]]
+
+    def hidden_faces(self, viewer: int | None, version: int | None = None) -> set[str]:
+        """Faces whose two copies were both hidden from ``viewer`` (a seat, None = spectator).
+
+        ``version``: as of that table version (everything made public or held up to then);
+        None: over the whole round (the smallest set).
+        """
+        if version is None:
+            seen = set(self.public_faces)
+            if viewer is not None:
+                seen |= {c.code for c in self.held[viewer]}
+            return set(ALL_FACES) - seen
+        seen = set()
+        for v, pub, held in self.timeline:
+            if v > version:
+                break
+            seen = set(pub) | (set(held.get(viewer, ())) if viewer is not None else set())
+        return set(ALL_FACES) - seen
+
+
+NOT_ENGINE = ("create", "join", "add_bots", "rematch", "vote_rematch")  # service-only log rows
+
+
+def rebuild_round(code: str) -> RoundKnowledge:
+    """Replay table ``code``'s round from its logged seed and actions; must equal ``match_json``."""
+    import sqlalchemy as sa
+    from sqlmodel import Session, col, select
+
+    from pifecacheta.models import ActionLog, GameTable
+    from pifecacheta.rules import Match, apply, new_match
+    from pifecacheta.rules.actions import action_from_dict
+
+    engine = sa.create_engine(os.environ["PIFECACHETA_DB_URL"])
+    try:
+        with Session(engine) as s:
+            t = s.exec(select(GameTable).where(GameTable.code == code)).one()
+            rows = s.exec(
+                select(ActionLog).where(ActionLog.table_id == t.id).order_by(col(ActionLog.id))
+            ).all()
+            final = Match.from_dict(json.loads(t.match_json))
+            log = [(r.version, r.seat, json.loads(r.action_json)) for r in rows]
+    finally:
+        engine.dispose()
+    held: dict[int, set[Card]] = {n: set() for n in range(final.seats)}
+    public: set[Card] = set()
+    wild_faces: set[str] = set()
+    timeline: list[tuple[int, frozenset[str], dict[int, frozenset[str]]]] = []
+
+    def note(match: Any) -> None:
+        r = match.round
+        for n, h in enumerate(r.hands):
+            held[n].update(h)
+        public.update(r.discard_pile)
+        for p in r.picked_up:
+            public.update(p)
+        if r.vira is not None:
+            public.add(r.vira)
+            nxt = r.vira.face.next
+            wild_faces.add(Card(nxt.rank, nxt.suit).code)
+        if r.result is not None:
+            for meld in r.result.plan.melds:
+                public.update(meld.cards)
+            if r.result.plan.discard is not None:
+                public.add(r.result.plan.discard)
+
+    m = None
+    for version, seat, entry in log:
+        if entry.get("type") == "start":
+            m = new_match(final.rules, final.seats, seed=final.seed)
+            note(m)
+        elif m is not None and entry.get("type") not in NOT_ENGINE:
+            m = apply(m, seat, action_from_dict(entry))
+            note(m)
+        timeline.append(
+            (
+                version,
+                frozenset({c.code for c in public} | wild_faces),
+                {n: frozenset(c.code for c in h) for n, h in held.items()},
+            )
+        )
+    assert m is not None, "the table was never started"
+    assert m.to_dict() == final.to_dict(), "the replayed round differs from the stored match"
+    return RoundKnowledge(
+        seed=final.seed,
+        held=held,
+        public=public,
+        public_faces={c.code for c in public} | wild_faces,
+        stock_at_end=m.round.stock,
+        final=final,
+        timeline=timeline,
+    )
+
+
+def ui_versions(data: Any) -> list[int]:
+    """The ``version`` of every TableUi object (a dict holding ``hand_by_suit``) inside ``data``."""
+    out: list[int] = []
+    if isinstance(data, dict):
+        if "hand_by_suit" in data and isinstance(data.get("version"), int):
+            out.append(data["version"])
+        for v in data.values():
+            out += ui_versions(v)
+    elif isinstance(data, list):
+        for v in data:
+            out += ui_versions(v)
+    return out
+
+
+def scan_viewer(frames: list[str], k: RoundKnowledge, viewer: int | None) -> list[Finding]:
+    """Scan each frame against what ``viewer`` could know at the table version that frame shows.
+
+    A frame carrying a TableUi is checked as of that UI's version; other frames as of the last
+    version this viewer saw. Stricter than the whole-round set: a card that goes public later
+    (the winner's melds) still must not reach anyone before.
+    """
+    found: list[Finding] = []
+    version = 0
+    for i, text in enumerate(frames):
+        data = parse_frame(text)
+        vs = ui_versions(data) if data is not None else []
+        if vs:
+            version = max(vs)
+        for f in scan_frames([text], k.hidden_faces(viewer, version), seed=k.seed):
+            f.frame = i
+            found.append(f)
+    return found
+
+
+# ---- the unit check: the scanner flags a leak ------------------------------------------------
+def _delta(ui: dict[str, Any]) -> str:
+    """A frame shaped like Reflex's state delta for TableState.ui."""
+    return "42/_event," + json.dumps(
+        ["event", {"delta": {"reflex___state____state.table_state": {"ui_rx_state_": ui}}}]
+    )
+
+
+def test_scanner_flags_a_crafted_leak() -> None:
+    clean = _delta(
+        {
+            "hand_by_suit": [{"id": "7H", "code": "7H", "rank": "7", "suit": "H"}],
+            "discard_top": {"id": "QS'", "code": "QS", "rank": "Q", "suit": "S"},
+            "version": 3,
+            "code": "a7H-x_KS9",
+            "chat": [{"name": "Ana", "text": "Boa sorte, 7 de copas na mesa"}],
+        }
+    )
+    hidden = {"9C", "AS"}
+    assert scan_frames([clean], hidden, seed=86420456) == []  # public cards, a table code, a word
+    leaks = {
+        "code": _delta({"hand_by_suit": [{"id": "9C'", "code": "9C", "rank": "", "suit": ""}]}),
+        "rank/suit": _delta({"seats": [{"peek": {"rank": "9", "suit": "C"}}]}),
+        "token": _delta({"chat": [{"name": "x", "text": "Bruno tem 9C e 2D"}]}),
+        "spoken": _delta({"note": "nove? no: 9 de paus"}),
+        "nested json": "42/_event," + json.dumps(["event", json.dumps({"stock": ["AS", "2D"]})]),
+        "seed": _delta({"debug": "seed=86420456"}),
+    }
+    for what, frame in leaks.items():
+        got = scan_frames(["2", clean, frame], hidden, seed=86420456)
+        assert got and all(f.frame == 2 for f in got), what
+    assert hand_ids([clean]) == {"7H"}
+    with pytest.raises(ValueError):  # a frame the scanner cannot read fails the test, never passes it
+        scan_frames(["42/_event,[not json"], hidden)
+
+
+# ---- the browser test ---------------------------------------------------------------------------
+def test_no_frame_carries_a_secret(app_harness, new_page) -> None:
+    seed, final_plan, log = find_seed(CACHETA_7, 2, out_of_turn=False, max_actions=16, seeds=SEED_RANGE)
+    os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
+    # recorders attach before each page's first navigation: nothing the server sends is missed
+    a = new_page()
+    rec_a = Recorder(a)
+    _create(a, app_harness.frontend_url, "Ana", "cacheta7")
+    code = re.search(r"/mesa/([^/?#]+)", a.url).group(1)
+    s = new_page(width=390, height=844)
+    rec_s = Recorder(s)
+    s.goto(a.url)  # a spectator from the waiting room on: opens the link, never sits
+    expect(s.locator("#join-name")).to_be_visible()
+    b = new_page(locale="es-AR")
+    rec_b = Recorder(b)
+    _join(b, a.url, "Bruno", "es")
+    expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
+    expect(s.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
+    a.get_by_role("button", name="COMEÇAR").click()
+    wait_my_turn(b, "es")
+    expect(s.locator("#status-line")).to_have_text("Você está assistindo à partida.")
+    pages, langs = {0: a, 1: b}, {0: "pt", 1: "es"}
+    last_seat, _ = log[-1]
+    plan = final_plan.round.result.plan
+    if plan.discard is not None:
+        log = [*log[:-1], (last_seat, GoOut(discard=plan.discard))]
+    for seat, action in log:
+        play(pages[seat], action, langs[seat])
+        if isinstance(action, Discard):
+            for p in (pages[1 - seat], s):  # the move reached the other screens
+                expect(p.get_by_test_id("discard").locator("[data-card]")).to_have_attribute(
+                    "data-card", action.card.code
+                )
+    expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
+    expect(b.locator("#round-title")).to_have_text("FIN DE LA RONDA")
+    expect(s.locator("#round-title")).to_have_text("FIM DA RODADA")
+    s.wait_for_timeout(500)  # let any trailing delta arrive before the frames are read
+
+    k = rebuild_round(code)
+    assert k.seed == seed and k.final.round.result is not None
+    frames = {"Ana": rec_a.frames, "Bruno": rec_b.frames, "spectator": rec_s.frames}
+    for who, fr in frames.items():
+        assert len(fr) > 10, (who, len(fr))  # the socket was recorded from the first load
+    viewers = {"Ana": 0, "Bruno": 1, "spectator": None}
+    loser = 1 - k.final.round.result.winner
+    if os.environ.get("PIFECACHETA_FRAMES_DUMP"):  # debugging aid: the raw frames, one file per viewer
+        for who, fr in frames.items():
+            with open(os.path.join(os.environ["PIFECACHETA_FRAMES_DUMP"], f"frames_{who}.txt"), "w") as fh:
+                fh.write("\n".join(fr))
+    for who, seat in viewers.items():
+        hidden = k.hidden_faces(seat)
+        # not vacuous: the opponent's never-shown cards and the stock leave many faces hidden
+        assert len(hidden) >= 15, (who, sorted(hidden))
+        # the stock stays hidden from everyone; the loser's hand from all but the loser (the
+        # winner's whole hand went public with its melds)
+        assert any(c.code in hidden for c in k.stock_at_end), who
+        if seat != loser:
+            assert any(c.code in hidden for c in k.held[loser]), who
+        leaks = scan_frames(frames[who], hidden, seed=seed)
+        assert not leaks, f"{who} received secrets: {leaks[:10]}"
+        # and move by move: nothing arrived before it was public (e.g. the winner's hand)
+        leaks = scan_viewer(frames[who], k, seat)
+        assert not leaks, f"{who} received cards before they were public: {leaks[:10]}"
+    # each player received its own hand, every card it held during the round, with the deck mark
+    for who, seat in (("Ana", 0), ("Bruno", 1)):
+        got = hand_ids(frames[who])
+        want = {str(c) for c in k.held[seat]}
+        assert want <= got, (who, sorted(want - got))
+        opp = {str(c) for c in k.held[1 - seat]} - {str(c) for c in k.public}
+        assert not (got & opp), (who, sorted(got & opp))
+    # the spectator never got a hand, and no card of any hand that was never public
+    assert hand_ids(frames["spectator"]) == set()
+    never_public = {c.code for n in k.held for c in k.held[n]} - k.public_faces
+    assert never_public, "every held face went public: nothing to check"
+    seen_codes = {x.rstrip("'") for x in all_card_strings(frames["spectator"])}
+    assert not (seen_codes & never_public), sorted(seen_codes & never_public)
+    # the spectator did receive the public cards (the scanner reads the real shapes)
+    assert {c.code for c in k.final.round.discard_pile} <= seen_codes
+    assert k.final.round.vira is not None and k.final.round.vira.code in seen_codes
+
+
+@pytest.fixture(autouse=True)
+def _restore_seed():
+    """Put back the harness's fixed seed for tests that run after this one."""
+    old = os.environ.get("PIFECACHETA_FIXED_SEED")
+    yield
+    if old is not None:
+        os.environ["PIFECACHETA_FIXED_SEED"] = old
