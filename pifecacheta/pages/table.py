@@ -127,6 +127,8 @@ def _seat_panel(seat: Any) -> rx.Component:
             spacing="3",
         ),
         rx.flex(
+            rx.cond(seat.winner, rx.badge(rx.icon("trophy", size=12), color_scheme="amber", variant="solid",
+                                          size="1", class_name="winner-badge")),
             rx.cond(seat.is_me, _badge(T["badge.you"], "amber")),
             rx.cond(seat.turn, _badge(T["badge.turn"], "yellow")),
             rx.cond(seat.announced, _badge(T["badge.na_boa"], "orange")),

@@ -50,21 +50,32 @@ def test_cacheta_round_between_two_browsers(app_harness, new_page, shot, shots_a
     expect(a.get_by_test_id("stock")).to_be_visible()
     expect(a.get_by_test_id("vira")).to_be_visible()
     expect(b.locator("#hand [data-card]").first).to_have_attribute("aria-label", __import__("re").compile(r" de "))
+    # a spectator arriving after the start watches live, with no hand and no buttons
+    s = new_page(width=390, height=844)
+    s.goto(a.url)
+    expect(s.locator("#status-line")).to_have_text("Você está assistindo à partida.")
+    expect(s.locator("#hand")).to_have_count(0)
     pages, langs = {0: a, 1: b}, {0: "pt", 1: "es"}
+    # the final go-out: drag the leftover card onto the pile (GoOut with that discard)
+    last_seat, _ = log[-1]
+    plan = final.round.result.plan
+    if plan.discard is not None:
+        log = [*log[:-1], (last_seat, GoOut(discard=plan.discard))]
     for i, (seat, action) in enumerate(log):
         page = pages[seat]
         play(page, action, langs[seat], gesture=("drag", "tap", "dblclick")[i % 3])
         if isinstance(action, Discard):
             # the other browser sees the move without reloading
-            other = pages[1 - seat]
-            expect(other.get_by_test_id("discard").locator("[data-card]")).to_have_attribute(
-                "data-card", action.card.code)
+            for other in (pages[1 - seat], s):
+                expect(other.get_by_test_id("discard").locator("[data-card]")).to_have_attribute(
+                    "data-card", action.card.code)
         if i == 5:
             shots_all(a, "table_mid")
     winner = final.round.result.winner
     wname = ("Ana", "Bruno")[winner]
     expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
     expect(b.locator("#round-title")).to_have_text("FIN DE LA RONDA")
+    expect(s.locator("#round-title")).to_have_text("FIM DA RODADA")
     expect(a.locator("#went-out")).to_contain_text(wname)
     n_melded = sum(len(m.cards) for m in final.round.result.plan.melds)
     expect(a.locator("#melds [data-card]")).to_have_count(n_melded)
@@ -130,6 +141,16 @@ def test_spectator_refusal_and_language(app_harness, new_page, shot):
     a.locator(f'#hand [data-card="{code}"]').first.dblclick()
     expect(a.get_by_role("alert")).to_have_text("A carta que veio do lixo não pode ser descartada nesta vez")
     expect(hand(a)).to_have_count(10)
+    # Sort toggle: by rank, then back by suit.
+    order = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
+    a.locator("#sort-toggle").click()
+    expect(a.locator("#sort-toggle")).to_have_text("POR NAIPE")
+    ranks = [order.index(c[:-1]) for c in hand(a).evaluate_all("els => els.map(e => e.dataset.card)")]
+    assert ranks == sorted(ranks)
+    a.locator("#sort-toggle").click()
+    expect(a.locator("#sort-toggle")).to_have_text("POR VALOR")
+    suits = [c[-1] for c in hand(a).evaluate_all("els => els.map(e => e.dataset.card)")]
+    assert suits == sorted(suits, key="CDHS".index)
     # Language switch: ES on every page, remembered after reload.
     a.locator("#lang-es").click()
     expect(a.get_by_role("button", name="CERRAR", exact=True)).to_be_visible()
