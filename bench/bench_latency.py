@@ -1,0 +1,259 @@
+"""Live latency of a table: one player's click until every other screen has the new state.
+
+Starts the app (Reflex ``AppHarnessProd``: static export + uvicorn backend, like ``reflex run
+--env prod``; ``--dev`` uses ``AppHarness`` with the dev server), seats four players in four
+headless Chromium contexts (Ana creates a Cacheta table, three more open the invite link and sit)
+plus two spectators (open the link without sitting), starts the match and plays ``--moves``
+moves (draw / discard, every discard chosen so that it is not a go-out: the engine is replayed
+here from the fixed seed to know the hands). Then it opens the table page ``--loads`` times.
+
+What is measured, all with the browsers' own clocks (``performance.timeOrigin + now()``, one
+machine, so the pages' clocks agree):
+
+* move latency: from the acting page's ``click``/``dblclick`` event to the websocket message
+  carrying the new table version (``"version": N`` of ``TableState.ui``) on each of the five
+  other pages ("frame"), and to the next animation frame after it ("paint"). Per move the
+  slowest of the five screens counts (the update reached *every* screen); all 5 x N samples
+  are printed too.
+* first load: navigation start -> the stock and the action buttons visible (a seated player's
+  reload: 9 cards and COMPRAR/BATER in the DOM), and for a brand-new browser (cold cache,
+  spectator): navigation start -> stock visible.
+
+Targets (issue): p95 move latency < 150 ms; table interactive < 2 s. Usage::
+
+    PATH=.tools/node_modules/.bin:$PATH REFLEX_USE_SYSTEM_BUN=1 .venv/bin/python bench/bench_latency.py \\
+        [--moves 30] [--loads 5] [--dev] [--seed 4242]
+
+Prints one line per figure; exits 1 when a target is missed (so it can gate CI if wanted).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+# Installed in every page before any script runs: timestamps of clicks and of table versions.
+INIT_JS = r"""
+(() => {
+  const now = () => performance.timeOrigin + performance.now();
+  window.__bench = {clicks: [], versions: []};   // versions: [version, t_message, t_paint]
+  for (const type of ["click", "dblclick"]) {
+    document.addEventListener(type, () => window.__bench.clicks.push([type, now()]), true);
+  }
+  const Native = window.WebSocket;
+  window.WebSocket = function (...args) {
+    const ws = new Native(...args);
+    ws.addEventListener("message", (ev) => {
+      if (typeof ev.data !== "string" || ev.data.indexOf("hand_by_suit") < 0) return;
+      const t = now();
+      let v = -1;  // the TableUi's "version" (no other field of the deltas is named so)
+      for (const m of ev.data.matchAll(/"version":(\d+)/g)) v = Math.max(v, parseInt(m[1], 10));
+      const rec = [v, t, null];
+      window.__bench.versions.push(rec);
+      requestAnimationFrame(() => requestAnimationFrame(() => { rec[2] = now(); }));
+    });
+    return ws;
+  };
+  window.WebSocket.prototype = Native.prototype;
+  Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+})();
+"""
+
+STATUS_JS = "() => window.__bench"
+MAX_VERSION_JS = "() => Math.max(-1, ...window.__bench.versions.map(r => r[0]))"
+
+
+def pct(values: list[float], q: float) -> float:
+    """Nearest-rank percentile ``q`` (0-100) of ``values``."""
+    s = sorted(values)
+    k = max(0, min(len(s) - 1, int(round(q / 100 * len(s) + 0.5)) - 1))
+    return s[k]
+
+
+def summary(name: str, values: list[float], unit: str = "ms") -> str:
+    """One printed line: count, median, p95, max."""
+    return (
+        f"{name}: n={len(values)} median={statistics.median(values):.1f}{unit} "
+        f"p95={pct(values, 95):.1f}{unit} max={max(values):.1f}{unit}"
+    )
+
+
+def start_harness(dev: bool, seed: int) -> Any:
+    """The app on a fresh SQLite database with a fixed deal; returns the entered harness."""
+    from reflex.testing import AppHarness, AppHarnessProd
+
+    db = Path(tempfile.mkdtemp(prefix="bench_latency_")) / "bench.db"
+    os.environ["PIFECACHETA_DB_URL"] = f"sqlite:///{db}"
+    os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
+    os.environ["PIFECACHETA_BOT_DELAY"] = "0"
+    os.environ.setdefault("REFLEX_TELEMETRY_ENABLED", "false")
+    os.environ.setdefault("REFLEX_CHECK_LATEST_VERSION", "false")
+    os.environ.setdefault("REFLEX_USE_SYSTEM_BUN", "1")
+    bun_dir = ROOT / ".tools" / "node_modules" / ".bin"
+    if bun_dir.exists() and str(bun_dir) not in os.environ.get("PATH", ""):
+        os.environ["PATH"] = f"{bun_dir}:{os.environ['PATH']}"
+    cls = AppHarness if dev else AppHarnessProd
+    return cls.create(root=ROOT, app_name="pifecacheta")
+
+
+def choose_action(match: Any, seat: int) -> Any:
+    """Draw in the draw phase; else a legal discard that is NOT a go-out (keeps the round going)."""
+    from pifecacheta.rules import Discard, Draw, GoOut, Phase, legal_actions
+
+    if match.round.phase is Phase.DRAW:
+        return Draw()
+    legal = legal_actions(match, seat)
+    outs = {a.discard for a in legal if isinstance(a, GoOut) and a.discard is not None}
+    if any(isinstance(a, GoOut) and a.discard is None for a in legal):
+        return None  # a go-out with all ten cards: the round would end
+    for a in legal:
+        if isinstance(a, Discard) and a.card not in outs:
+            return a
+    return None
+
+
+def main() -> int:  # noqa: PLR0915 - one linear script
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--moves", type=int, default=30)
+    ap.add_argument("--loads", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=4242)
+    ap.add_argument("--dev", action="store_true", help="dev server (AppHarness) instead of the prod export")
+    ap.add_argument("--chromium", default=os.environ.get("PIFECACHETA_CHROMIUM", "/usr/bin/chromium"))
+    args = ap.parse_args()
+
+    from playwright.sync_api import expect, sync_playwright
+
+    from pifecacheta.rules import CACHETA_7, Draw, apply, new_match
+
+    expect.set_options(timeout=30_000)
+    t0 = time.perf_counter()
+    harness = start_harness(args.dev, args.seed)
+    with harness, sync_playwright() as pw:
+        print(f"app up in {time.perf_counter() - t0:.1f}s ({'dev' if args.dev else 'prod'}): {harness.frontend_url}")
+        launch: dict[str, Any] = {"args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]}
+        if args.chromium and Path(args.chromium).exists():
+            launch["executable_path"] = args.chromium
+        browser = pw.chromium.launch(**launch)
+
+        def new_page(locale: str = "pt-BR") -> Any:
+            ctx = browser.new_context(viewport={"width": 1366, "height": 900}, locale=locale)
+            ctx.add_init_script(INIT_JS)
+            page = ctx.new_page()
+            page.set_default_timeout(30_000)
+            page.set_default_navigation_timeout(120_000)
+            return page
+
+        names = ("Ana", "Bruno", "Carla", "Davi")
+        players = [new_page() for _ in names]
+        a = players[0]
+        a.goto(harness.frontend_url)
+        a.locator("#name-input").fill("Ana")
+        a.locator("#mode-cacheta7").click()
+        a.get_by_role("button", name="CRIAR MESA").click()
+        a.wait_for_url("**/mesa/**")
+        url = a.url
+        for p, name in zip(players[1:], names[1:], strict=True):
+            p.goto(url)
+            p.locator("#join-name").fill(name)
+            p.get_by_role("button", name="SENTAR À MESA").click()
+            expect(a.locator(".lobby-seat").filter(has_text=name)).to_be_visible()
+        spectators = [new_page() for _ in range(2)]
+        for s in spectators:
+            s.goto(url)
+            expect(s.locator(".lobby-seat").filter(has_text="Davi")).to_be_visible()  # full: watches
+        a.get_by_role("button", name="COMEÇAR").click()
+        for s in spectators:
+            expect(s.locator("#status-line")).to_have_text("Você está assistindo à partida.")
+        screens = players + spectators
+        match = new_match(CACHETA_7, 4, seed=args.seed)
+
+        per_move: list[float] = []
+        per_move_paint: list[float] = []
+        samples: list[float] = []
+        samples_paint: list[float] = []
+        kinds: list[str] = []
+        for _ in range(args.moves):
+            seat = match.round.turn
+            action = choose_action(match, seat)
+            if action is None:
+                print("no non-go-out move left; stopping early")
+                break
+            page = players[seat]
+            others = [p for p in screens if p is not page]
+            if isinstance(action, Draw):
+                btn = page.get_by_role("button", name="COMPRAR", exact=True)
+                expect(btn).to_be_enabled()
+            else:
+                target = page.locator(f'[id="card-{action.card}"]')
+                expect(target).to_be_visible()
+            before = [p.evaluate(MAX_VERSION_JS) for p in others]
+            n_clicks = len(page.evaluate(STATUS_JS)["clicks"])
+            if isinstance(action, Draw):
+                btn.click()
+            else:
+                target.dblclick()
+            match = apply(match, seat, action)
+            for p, v in zip(others, before, strict=True):
+                p.wait_for_function(f"() => window.__bench.versions.some(r => r[0] > {v} && r[2] !== null)")
+            clicks = page.evaluate(STATUS_JS)["clicks"][n_clicks:]
+            t_click = next(t for typ, t in clicks if typ == ("click" if isinstance(action, Draw) else "dblclick"))
+            lat, lat_paint = [], []
+            for p, v in zip(others, before, strict=True):
+                recs = p.evaluate(STATUS_JS)["versions"]
+                rec = next(r for r in recs if r[0] > v)
+                lat.append(rec[1] - t_click)
+                lat_paint.append(rec[2] - t_click)
+            per_move.append(max(lat))
+            per_move_paint.append(max(lat_paint))
+            samples += lat
+            samples_paint += lat_paint
+            kinds.append(type(action).__name__)
+
+        print(f"moves played: {len(per_move)} ({kinds.count('Draw')} draws, {kinds.count('Discard')} discards)")
+        print(summary("move -> frame on every other screen (slowest of 5)", per_move))
+        print(summary("move -> paint on every other screen (slowest of 5)", per_move_paint))
+        print(summary("move -> frame, each screen", samples))
+        print(summary("move -> paint, each screen", samples_paint))
+        for kind in ("Draw", "Discard"):
+            sub = [x for x, k in zip(per_move, kinds, strict=True) if k == kind]
+            if sub:
+                print(summary(f"  {kind} -> frame (slowest of 5)", sub))
+
+        # first loads: a seated player's reload (warm cache), and a new browser (cold, spectator)
+        warm: list[float] = []
+        cold: list[float] = []
+        ready_js = (
+            "() => document.querySelector('[data-testid=stock]') && "
+            "document.querySelectorAll('#hand [data-card]').length >= 9 && "
+            "[...document.querySelectorAll('button')].some(b => /COMPRAR|BATER/.test(b.textContent))"
+            " ? performance.now() : false"
+        )
+        spect_js = "() => document.querySelector('[data-testid=stock]') ? performance.now() : false"
+        for _ in range(args.loads):
+            page = players[1]
+            page.goto(url)
+            warm.append(page.wait_for_function(ready_js, polling="raf").json_value())
+            fresh = new_page()
+            fresh.goto(url)
+            cold.append(fresh.wait_for_function(spect_js, polling="raf").json_value())
+            fresh.context.close()
+        print(summary("table interactive, seated player reload (nav start -> stock + hand + buttons)", warm))
+        print(summary("table interactive, new browser cold cache (nav start -> stock)", cold))
+        browser.close()
+
+    ok = pct(per_move, 95) < 150 and statistics.median(warm) < 2000 and statistics.median(cold) < 2000
+    print("targets (p95 < 150 ms, interactive < 2 s):", "MET" if ok else "MISSED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
