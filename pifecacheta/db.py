@@ -1,9 +1,10 @@
 """Database engine helpers: URL from the environment, SQLite tuning, migrations at start.
 
 ``database_url()`` reads ``PIFECACHETA_DB_URL``, then ``REFLEX_DB_URL``, else the SQLite file
-``pifecacheta.db`` (same rule as rxconfig.py). ``init_db(url)`` returns an engine whose schema
-is at the newest alembic revision (``migrations/``). SQLite connections use WAL, a busy timeout
-and ``BEGIN IMMEDIATE`` for writes, so concurrent writers queue instead of failing.
+``.data/pifecacheta.db`` (same rule as rxconfig.py; the folder is created when missing).
+``init_db(url)`` returns an engine whose schema is at the newest alembic revision
+(``migrations/``). SQLite connections use WAL, a busy timeout and ``BEGIN IMMEDIATE`` for
+writes, so concurrent writers queue instead of failing.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import event
 
-DEFAULT_URL = "sqlite:///pifecacheta.db"
+DEFAULT_URL = "sqlite:///.data/pifecacheta.db"  # hidden folder: see rxconfig.py
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 BUSY_TIMEOUT_MS = 10_000
 
@@ -36,6 +37,9 @@ def make_engine(url: str) -> sa.Engine:
     """
     if not url.startswith("sqlite"):
         return sa.create_engine(url, pool_pre_ping=True)
+    path = sa.engine.make_url(url).database
+    if path and path != ":memory:" and not path.startswith("file:"):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
     engine = sa.create_engine(
         url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000}
     )
