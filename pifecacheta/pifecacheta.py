@@ -56,7 +56,8 @@ app = rx.App(
     head_components=[rx.el.meta(name="viewport", content="width=device-width, initial-scale=1")],
 )
 app.add_page(lobby_page, route="/", title="Pife ou Cacheta", on_load=[Session.init, LobbyState.load])
-app.add_page(table_page, route="/mesa/[code]", title="Pife ou Cacheta · Mesa",
-             on_load=[Session.init, TableState.load])
+app.add_page(
+    table_page, route="/mesa/[code]", title="Pife ou Cacheta · Mesa", on_load=[Session.init, TableState.load]
+)
 app.register_lifespan_task(live_updates)
 app.register_lifespan_task(sweeper_task)

@@ -52,9 +52,11 @@ def test_taken_card_message_from_the_brief():
 
 
 def test_every_engine_error_code_has_a_message():
-    codes = ("match_over not_a_player player_out not_your_turn wrong_phase discard_empty card_not_in_hand "
-             "taken_card cannot_go_out not_one_away already_announced no_announce_in_pife "
-             "discard_only_to_go_out round_not_over round_over not_absent bad_action stale_version").split()
+    codes = (
+        "match_over not_a_player player_out not_your_turn wrong_phase discard_empty card_not_in_hand "
+        "taken_card cannot_go_out not_one_away already_announced no_announce_in_pife "
+        "discard_only_to_go_out round_not_over round_over not_absent bad_action stale_version"
+    ).split()
     for code in codes:
         for lang in i18n.LANGUAGES:
             assert "err." + code in i18n.catalog(lang), (lang, code)

@@ -96,8 +96,17 @@ def card_face(card: Any, *, size: str = "md", **props: Any) -> rx.Component:
     )
     wild_mark = rx.cond(
         card.wild,
-        rx.text("★", as_="span", style={"position": "absolute", "top": "0.12em", "right": "0.2em",
-                                       "font_size": "0.75em", "color": "#b8860b"}),
+        rx.text(
+            "★",
+            as_="span",
+            style={
+                "position": "absolute",
+                "top": "0.12em",
+                "right": "0.2em",
+                "font_size": "0.75em",
+                "color": "#b8860b",
+            },
+        ),
     )
     extra_style = props.pop("style", {})
     return DnDDiv.create(

@@ -47,7 +47,11 @@ def top_bar() -> rx.Component:
         rx.link(
             rx.hstack(
                 rx.text("♠♥", style={"color": "#ffd27f", "font_size": "1.3em", "white_space": "nowrap"}),
-                rx.heading(t["app.title"], size=rx.breakpoints(initial="3", sm="5"), style={"color": "white", "white_space": "nowrap"}),
+                rx.heading(
+                    t["app.title"],
+                    size=rx.breakpoints(initial="3", sm="5"),
+                    style={"color": "white", "white_space": "nowrap"},
+                ),
                 align="center",
                 spacing="2",
             ),

@@ -53,9 +53,13 @@ def waiting_room() -> rx.Component:
     need_name = (UI.my_seat < 0) & (UI.seated < 4) & (UI.status == "lobby")
     return rx.vstack(
         rx.heading(
-            T["lobby.title"] + " · " + rx.cond(UI.mode == "pife", T["mode.pife"],
-                                                T["mode.cacheta"] + " · " + UI.lives_start.to_string()
-                                                + " " + T["table.lives"]),
+            T["lobby.title"]
+            + " · "
+            + rx.cond(
+                UI.mode == "pife",
+                T["mode.pife"],
+                T["mode.cacheta"] + " · " + UI.lives_start.to_string() + " " + T["table.lives"],
+            ),
             size="5",
         ),
         rx.text(T["invite.label"], weight="bold"),
@@ -76,8 +80,13 @@ def waiting_room() -> rx.Component:
             rx.vstack(
                 rx.text(T["name.label"], as_="label", html_for="join-name", weight="bold"),
                 rx.hstack(
-                    rx.input(id="join-name", value=TableState.join_name, on_change=TableState.set_join_name,
-                             max_length=24, width="100%"),
+                    rx.input(
+                        id="join-name",
+                        value=TableState.join_name,
+                        on_change=TableState.set_join_name,
+                        max_length=24,
+                        width="100%",
+                    ),
                     rx.button(T["btn.sit"], on_click=TableState.sit, color_scheme="green"),
                     width="100%",
                 ),
@@ -89,10 +98,21 @@ def waiting_room() -> rx.Component:
             rx.vstack(
                 rx.cond(UI.seated < 2, rx.text(T["lobby.need_two"], size="2")),
                 rx.hstack(
-                    rx.button(T["btn.start"], on_click=TableState.start, disabled=~UI.can_start,
-                              size="3", color_scheme="amber"),
-                    rx.button(T["btn.add_bots"], on_click=TableState.add_bots, disabled=~UI.can_add_bots,
-                              size="3", variant="soft", color_scheme="gray"),
+                    rx.button(
+                        T["btn.start"],
+                        on_click=TableState.start,
+                        disabled=~UI.can_start,
+                        size="3",
+                        color_scheme="amber",
+                    ),
+                    rx.button(
+                        T["btn.add_bots"],
+                        on_click=TableState.add_bots,
+                        disabled=~UI.can_add_bots,
+                        size="3",
+                        variant="soft",
+                        color_scheme="gray",
+                    ),
                     wrap="wrap",
                 ),
                 width="100%",
@@ -100,8 +120,13 @@ def waiting_room() -> rx.Component:
             rx.text(rx.cond(UI.my_seat >= 0, T["lobby.wait_creator"], T["lobby.you_watch"]), size="2"),
         ),
         spacing="3",
-        style={"max_width": "36em", "margin": "1em auto", "padding": "1.1em", "border_radius": "1em",
-               "background": "rgba(0,0,0,0.3)"},
+        style={
+            "max_width": "36em",
+            "margin": "1em auto",
+            "padding": "1.1em",
+            "border_radius": "1em",
+            "background": "rgba(0,0,0,0.3)",
+        },
     )
 
 
@@ -110,25 +135,57 @@ def _seat_panel(seat: Any) -> rx.Component:
     """Name, card count, lives, NA BOA, dealer marker, FORA of one seat."""
     return rx.box(
         rx.hstack(
-            rx.text(seat.name, weight="bold", size="2", style={"white_space": "nowrap", "overflow": "hidden",
-                                                              "text_overflow": "ellipsis", "max_width": "9em"}),
-            rx.cond(seat.dealer, rx.tooltip(_badge("D", "gray", aria_label=T["badge.dealer"]),
-                                            content=T["badge.dealer"])),
+            rx.text(
+                seat.name,
+                weight="bold",
+                size="2",
+                style={
+                    "white_space": "nowrap",
+                    "overflow": "hidden",
+                    "text_overflow": "ellipsis",
+                    "max_width": "9em",
+                },
+            ),
+            rx.cond(
+                seat.dealer,
+                rx.tooltip(_badge("D", "gray", aria_label=T["badge.dealer"]), content=T["badge.dealer"]),
+            ),
             spacing="1",
             align="center",
         ),
         rx.hstack(
-            rx.hstack(rx.icon("layers", size=14), rx.text(seat.cards, size="2"), spacing="1", align="center",
-                      aria_label=seat.cards.to_string() + " " + T["table.cards"], class_name="seat-cards"),
-            rx.cond(UI.mode == "cacheta",
-                    rx.hstack(rx.icon("heart", size=14, color="#ff8a8a"), rx.text(seat.lives, size="2"), spacing="1",
-                              align="center", aria_label=seat.lives.to_string() + " " + T["table.lives"],
-                              class_name="seat-lives")),
+            rx.hstack(
+                rx.icon("layers", size=14),
+                rx.text(seat.cards, size="2"),
+                spacing="1",
+                align="center",
+                aria_label=seat.cards.to_string() + " " + T["table.cards"],
+                class_name="seat-cards",
+            ),
+            rx.cond(
+                UI.mode == "cacheta",
+                rx.hstack(
+                    rx.icon("heart", size=14, color="#ff8a8a"),
+                    rx.text(seat.lives, size="2"),
+                    spacing="1",
+                    align="center",
+                    aria_label=seat.lives.to_string() + " " + T["table.lives"],
+                    class_name="seat-lives",
+                ),
+            ),
             spacing="3",
         ),
         rx.flex(
-            rx.cond(seat.winner, rx.badge(rx.icon("trophy", size=12), color_scheme="amber", variant="solid",
-                                          size="1", class_name="winner-badge")),
+            rx.cond(
+                seat.winner,
+                rx.badge(
+                    rx.icon("trophy", size=12),
+                    color_scheme="amber",
+                    variant="solid",
+                    size="1",
+                    class_name="winner-badge",
+                ),
+            ),
             rx.cond(seat.is_me, _badge(T["badge.you"], "amber")),
             rx.cond(seat.turn, _badge(T["badge.turn"], "yellow")),
             rx.cond(seat.announced, _badge(T["badge.na_boa"], "orange")),
@@ -168,7 +225,9 @@ def _centre() -> rx.Component:
     )
     pile = rx.vstack(
         DnDDiv.create(
-            rx.cond(UI.has_discard, card_face(UI.discard_top, size="lg"), empty_slot(T["table.discard_empty"])),
+            rx.cond(
+                UI.has_discard, card_face(UI.discard_top, size="lg"), empty_slot(T["table.discard_empty"])
+            ),
             on_click=TableState.pile_click(UI.version, UI.phase),
             on_drag_over=rx.prevent_default,
             on_drop=TableState.drop_on_pile(UI.version).prevent_default,
@@ -189,15 +248,34 @@ def _centre() -> rx.Component:
     vira = rx.cond(
         UI.has_vira,
         rx.hstack(
-            rx.vstack(card_face(UI.vira, size="sm"), rx.text(T["table.vira"], size="1"), align="center", spacing="1",
-                      custom_attrs={"data-testid": "vira"}),
-            rx.vstack(card_face(UI.wild, size="sm"), rx.text(T["table.wild"], size="1"), align="center", spacing="1",
-                      custom_attrs={"data-testid": "wild"}),
+            rx.vstack(
+                card_face(UI.vira, size="sm"),
+                rx.text(T["table.vira"], size="1"),
+                align="center",
+                spacing="1",
+                custom_attrs={"data-testid": "vira"},
+            ),
+            rx.vstack(
+                card_face(UI.wild, size="sm"),
+                rx.text(T["table.wild"], size="1"),
+                align="center",
+                spacing="1",
+                custom_attrs={"data-testid": "wild"},
+            ),
             spacing="2",
         ),
     )
-    return rx.hstack(stock, pile, vira, spacing="5", justify="center", align="end", wrap="wrap",
-                     padding="0.8em 0")
+    return rx.hstack(
+        stock,
+        pile,
+        vira,
+        spacing="5",
+        justify="center",
+        align="end",
+        wrap="wrap",
+        padding="0.8em 0",
+        style={"font_size": rx.breakpoints(initial="16px", md="19px")},
+    )
 
 
 def _hand_card(card: Any) -> rx.Component:
@@ -215,7 +293,9 @@ def _hand_card(card: Any) -> rx.Component:
         style={
             "cursor": "pointer",
             "transform": rx.cond(selected, "translateY(-0.7em)", "none"),
-            "outline": rx.cond(selected, "3px solid #ffd27f", rx.cond(card.taken, "2px solid #5fb3ff", "none")),
+            "outline": rx.cond(
+                selected, "3px solid #ffd27f", rx.cond(card.taken, "2px solid #5fb3ff", "none")
+            ),
             "transition": "transform 0.12s",
         },
     )
@@ -231,27 +311,53 @@ def _status_line() -> rx.Component:
             rx.cond(
                 UI.can_draw,
                 T["turn.draw"],
-                rx.cond(UI.can_discard,
-                        rx.cond(TableState.selected != "", T["turn.selected"], T["turn.discard"]),
-                        _fill("turn.other", UI.turn_name)),
+                rx.cond(
+                    UI.can_discard,
+                    rx.cond(TableState.selected != "", T["turn.selected"], T["turn.discard"]),
+                    _fill("turn.other", UI.turn_name),
+                ),
             ),
         ),
     )
-    return rx.text(text, size="3", weight="medium", id="status-line", role="status",
-                   style={"text_align": "center", "min_height": "1.5em"})
+    return rx.text(
+        text,
+        size="3",
+        weight="medium",
+        id="status-line",
+        role="status",
+        style={"text_align": "center", "min_height": "1.5em"},
+    )
 
 
 def _actions() -> rx.Component:
     return rx.flex(
-        rx.button(T["btn.draw"], on_click=TableState.draw(UI.version), disabled=~UI.can_draw,
-                  color_scheme="amber", size="3"),
-        rx.button(T["btn.take"], on_click=TableState.take(UI.version), disabled=~UI.can_draw | ~UI.has_discard,
-                  color_scheme="amber", size="3"),
-        rx.button(T["btn.go_out"], on_click=TableState.go_out(UI.version), disabled=~UI.can_discard,
-                  color_scheme="green", size="3"),
-        rx.cond(UI.can_announce,
-                rx.button(T["btn.announce"], on_click=TableState.announce(UI.version), color_scheme="orange",
-                          size="3")),
+        rx.button(
+            T["btn.draw"],
+            on_click=TableState.draw(UI.version),
+            disabled=~UI.can_draw,
+            color_scheme="amber",
+            size="3",
+        ),
+        rx.button(
+            T["btn.take"],
+            on_click=TableState.take(UI.version),
+            disabled=~UI.can_draw | ~UI.has_discard,
+            color_scheme="amber",
+            size="3",
+        ),
+        rx.button(
+            T["btn.go_out"],
+            on_click=TableState.go_out(UI.version),
+            disabled=~UI.can_discard,
+            color_scheme="green",
+            size="3",
+        ),
+        rx.cond(
+            UI.can_announce,
+            rx.button(
+                T["btn.announce"], on_click=TableState.announce(UI.version), color_scheme="orange", size="3"
+            ),
+        ),
         gap="0.5em",
         wrap="wrap",
         justify="center",
@@ -263,15 +369,23 @@ def _hand() -> rx.Component:
         rx.hstack(
             rx.text(T["hand.title"], weight="bold"),
             rx.spacer(),
-            rx.button(rx.cond(Session.by_rank, T["btn.sort_suit"], T["btn.sort_rank"]),
-                      on_click=Session.toggle_sort, size="1", variant="soft", color_scheme="gray",
-                      id="sort-toggle"),
+            rx.button(
+                rx.cond(Session.by_rank, T["btn.sort_suit"], T["btn.sort_rank"]),
+                on_click=Session.toggle_sort,
+                size="1",
+                variant="soft",
+                color_scheme="gray",
+                id="sort-toggle",
+            ),
             width="100%",
             align="center",
         ),
         rx.flex(
-            rx.cond(Session.by_rank, rx.foreach(UI.hand_by_rank, _hand_card),
-                    rx.foreach(UI.hand_by_suit, _hand_card)),
+            rx.cond(
+                Session.by_rank,
+                rx.foreach(UI.hand_by_rank, _hand_card),
+                rx.foreach(UI.hand_by_suit, _hand_card),
+            ),
             wrap="wrap",
             gap="0.35em",
             justify="center",
@@ -280,15 +394,23 @@ def _hand() -> rx.Component:
         ),
         width="100%",
         spacing="1",
-        style={"background": "rgba(0,0,0,0.22)", "border_radius": "0.8em", "padding": "0.5em 0.6em 0.8em"},
+        style={
+            "background": "rgba(0,0,0,0.22)",
+            "border_radius": "0.8em",
+            "padding": "0.5em 0.6em 0.8em",
+            "font_size": rx.breakpoints(initial="16px", md="20px"),
+        },
     )
 
 
 def _pause_menu() -> rx.Component:
     """Issue 4 slot: DESISTIR / SAIR DO JOGO (seed 000 line 72)."""
     return rx.menu.root(
-        rx.menu.trigger(rx.button(rx.icon("pause", size=14), T["menu.pause"], size="1", variant="soft",
-                                  color_scheme="gray")),
+        rx.menu.trigger(
+            rx.button(
+                rx.icon("pause", size=14), T["menu.pause"], size="1", variant="soft", color_scheme="gray"
+            )
+        ),
         rx.menu.content(
             rx.menu.item(T["btn.resign"], on_click=TableState.resign(UI.version), color="red"),
             rx.menu.item(T["btn.leave_game"], on_click=TableState.resign(UI.version)),
@@ -300,12 +422,26 @@ def _extras() -> rx.Component:
     """Issue 4 slots: pause menu, ENCERRAR POR AUSÊNCIA, SAIR DA MESA."""
     return rx.flex(
         rx.cond(UI.is_player & ~UI.i_am_out & ~UI.match_over, _pause_menu()),
-        rx.cond(UI.absence_claimable & UI.is_player,
-                rx.button(T["btn.claim_absence"], on_click=TableState.claim_absence(UI.version), size="1",
-                          color_scheme="red", variant="soft")),
-        rx.cond(UI.i_am_out,
-                rx.button(T["btn.leave_table"], on_click=TableState.leave_table(UI.version), size="1",
-                          color_scheme="gray", variant="soft")),
+        rx.cond(
+            UI.absence_claimable & UI.is_player,
+            rx.button(
+                T["btn.claim_absence"],
+                on_click=TableState.claim_absence(UI.version),
+                size="1",
+                color_scheme="red",
+                variant="soft",
+            ),
+        ),
+        rx.cond(
+            UI.i_am_out,
+            rx.button(
+                T["btn.leave_table"],
+                on_click=TableState.leave_table(UI.version),
+                size="1",
+                color_scheme="gray",
+                variant="soft",
+            ),
+        ),
         gap="0.5em",
         justify="end",
         wrap="wrap",
@@ -320,12 +456,16 @@ def _chat() -> rx.Component:
     """Issue 4 slot: table chat; spectators read only (seed 000 line 74)."""
     return rx.vstack(
         rx.text(T["chat.title"], weight="bold", size="2"),
-        rx.box(rx.foreach(UI.chat, _chat_line), style={"max_height": "8em", "overflow_y": "auto"}, width="100%"),
+        rx.box(
+            rx.foreach(UI.chat, _chat_line), style={"max_height": "8em", "overflow_y": "auto"}, width="100%"
+        ),
         rx.cond(
             UI.is_player,
             rx.form(
                 rx.hstack(
-                    rx.input(name="text", placeholder=T["chat.placeholder"], max_length=200, width="100%", size="1"),
+                    rx.input(
+                        name="text", placeholder=T["chat.placeholder"], max_length=200, width="100%", size="1"
+                    ),
                     rx.button(T["btn.send"], type="submit", size="1", variant="soft"),
                     width="100%",
                 ),
@@ -343,7 +483,9 @@ def _chat() -> rx.Component:
 
 
 def _meld(meld: Any) -> rx.Component:
-    return rx.hstack(rx.foreach(meld.cards, lambda c: card_face(c, size="sm")), spacing="1", class_name="meld")
+    return rx.hstack(
+        rx.foreach(meld.cards, lambda c: card_face(c, size="sm")), spacing="1", class_name="meld"
+    )
 
 
 def _lives_row(seat: Any) -> rx.Component:
@@ -362,42 +504,104 @@ def round_over_panel() -> rx.Component:
     """FIM DA RODADA: who went out and their melds; Cacheta: lives and FORA (seed 000 line 68)."""
     banner = rx.cond(
         UI.result_out_of_turn,
-        rx.callout(rx.cond(UI.mode == "pife", _fill("banner.louca", UI.result_winner),
-                           _fill("banner.jump", UI.result_winner)),
-                   color_scheme="amber", id="banner", width="100%"),
+        rx.callout(
+            rx.cond(
+                UI.mode == "pife",
+                _fill("banner.louca", UI.result_winner),
+                _fill("banner.jump", UI.result_winner),
+            ),
+            color_scheme="amber",
+            id="banner",
+            width="100%",
+        ),
     )
     return rx.vstack(
-        rx.heading(rx.cond(UI.match_over & ~UI.round_over, T["match.title"], T["round.title"]), size="6",
-                   id="round-title"),
+        rx.heading(
+            rx.cond(UI.match_over & ~UI.round_over, T["match.title"], T["round.title"]),
+            size="6",
+            id="round-title",
+        ),
         banner,
-        rx.cond(UI.has_result, rx.vstack(
-            rx.text(rx.cond(UI.result_with_ten, _fill("round.with_ten", UI.result_winner),
-                            _fill("round.went_out", UI.result_winner)), size="4", weight="bold",
-                    id="went-out"),
-            rx.text(T["round.melds"], size="2"),
-            rx.flex(rx.foreach(UI.result_melds, _meld), wrap="wrap", gap="0.6em", id="melds"),
-            rx.cond(UI.result_has_discard, rx.hstack(rx.text(T["round.discarded"], size="2"),
-                                                     card_face(UI.result_discard, size="sm"), align="center")),
-            spacing="2",
-            width="100%",
-        )),
-        rx.cond(UI.mode == "cacheta", rx.vstack(rx.text(T["round.lives"], weight="bold"),
-                                                rx.foreach(UI.seats, _lives_row), spacing="1", id="lives")),
-        rx.cond(UI.has_outcome & (UI.outcome_winner != ""),
-                rx.text(_fill("match.winner", UI.outcome_winner), size="5", weight="bold", id="winner",
-                        style={"color": "#ffd27f"})),
-        rx.cond(UI.has_outcome & (UI.outcome_winner == "") & UI.match_over,
-                rx.text(T["match.no_winner"], size="4")),
-        rx.cond(UI.can_next_round,
-                rx.button(T["btn.next_round"], on_click=TableState.next_round(UI.version), size="4",
-                          color_scheme="amber")),
-        rx.cond(UI.match_over & UI.rematch_offered & UI.is_player,
-                rx.button(T["btn.rematch"], on_click=TableState.vote_rematch, disabled=UI.rematch_voted,
-                          size="3", color_scheme="green")),
+        rx.cond(
+            UI.has_result,
+            rx.vstack(
+                rx.text(
+                    rx.cond(
+                        UI.result_with_ten,
+                        _fill("round.with_ten", UI.result_winner),
+                        _fill("round.went_out", UI.result_winner),
+                    ),
+                    size="4",
+                    weight="bold",
+                    id="went-out",
+                ),
+                rx.text(T["round.melds"], size="2"),
+                rx.flex(rx.foreach(UI.result_melds, _meld), wrap="wrap", gap="0.6em", id="melds"),
+                rx.cond(
+                    UI.result_has_discard,
+                    rx.hstack(
+                        rx.text(T["round.discarded"], size="2"),
+                        card_face(UI.result_discard, size="sm"),
+                        align="center",
+                    ),
+                ),
+                spacing="2",
+                width="100%",
+            ),
+        ),
+        rx.cond(
+            UI.mode == "cacheta",
+            rx.vstack(
+                rx.text(T["round.lives"], weight="bold"),
+                rx.foreach(UI.seats, _lives_row),
+                spacing="1",
+                id="lives",
+            ),
+        ),
+        rx.cond(
+            UI.has_outcome & (UI.outcome_winner != ""),
+            rx.text(
+                _fill("match.winner", UI.outcome_winner),
+                size="5",
+                weight="bold",
+                id="winner",
+                style={"color": "#ffd27f"},
+            ),
+        ),
+        rx.cond(
+            UI.has_outcome & (UI.outcome_winner == "") & UI.match_over,
+            rx.text(T["match.no_winner"], size="4"),
+        ),
+        rx.cond(
+            UI.can_next_round,
+            rx.button(
+                T["btn.next_round"],
+                on_click=TableState.next_round(UI.version),
+                size="4",
+                color_scheme="amber",
+            ),
+        ),
+        rx.cond(
+            UI.match_over & UI.rematch_offered & UI.is_player,
+            rx.button(
+                T["btn.rematch"],
+                on_click=TableState.vote_rematch,
+                disabled=UI.rematch_voted,
+                size="3",
+                color_scheme="green",
+            ),
+        ),
         spacing="3",
         id="round-over",
-        style={"padding": "1em", "border_radius": "1em", "background": "rgba(10,40,20,0.92)",
-               "border": "2px solid #ffd27f", "width": "100%", "max_width": "40em", "margin": "0.5em auto"},
+        style={
+            "padding": "1em",
+            "border_radius": "1em",
+            "background": "rgba(10,40,20,0.92)",
+            "border": "2px solid #ffd27f",
+            "width": "100%",
+            "max_width": "40em",
+            "margin": "0.5em auto",
+        },
     )
 
 
@@ -405,8 +609,15 @@ def table_board() -> rx.Component:
     """The table while a match is on (and its end screens)."""
     return rx.vstack(
         rx.hstack(
-            rx.text(rx.cond(UI.mode == "pife", T["mode.pife"], T["mode.cacheta"]), " · ", T["table.round"], " ",
-                    UI.round_number, size="2", style={"opacity": "0.85"}),
+            rx.text(
+                rx.cond(UI.mode == "pife", T["mode.pife"], T["mode.cacheta"]),
+                " · ",
+                T["table.round"],
+                " ",
+                UI.round_number,
+                size="2",
+                style={"opacity": "0.85"},
+            ),
             rx.spacer(),
             _extras(),
             width="100%",
@@ -414,10 +625,18 @@ def table_board() -> rx.Component:
         ),
         rx.flex(rx.foreach(UI.seats, _seat_panel), gap="0.5em", wrap="wrap", justify="center", id="seats"),
         rx.cond(UI.round_over | UI.match_over, round_over_panel(), _centre()),
-        rx.cond(TableState.message != "",
-                rx.callout(T[TableState.message], color_scheme="red", role="alert", id="message", width="100%",
-                           on_click=TableState.clear_message(TableState.message_serial),
-                           style={"cursor": "pointer"})),
+        rx.cond(
+            TableState.message != "",
+            rx.callout(
+                T[TableState.message],
+                color_scheme="red",
+                role="alert",
+                id="message",
+                width="100%",
+                on_click=TableState.clear_message(TableState.message_serial),
+                style={"cursor": "pointer"},
+            ),
+        ),
         rx.cond(~UI.round_over & ~UI.match_over, _status_line()),
         rx.cond(UI.is_player & ~UI.i_am_out & ~UI.round_over & ~UI.match_over, _actions()),
         rx.cond(UI.is_player & (UI.hand_count > 0), _hand()),
@@ -437,8 +656,12 @@ def table_page() -> rx.Component:
             rx.cond(
                 TableState.me == "",
                 rx.center(rx.spinner(size="3"), padding="3em"),
-                rx.vstack(rx.text(T["table.not_found"], size="4"),
-                          rx.link(T["btn.new_table"], href="/", color="amber"), align="center", padding="3em"),
+                rx.vstack(
+                    rx.text(T["table.not_found"], size="4"),
+                    rx.link(T["btn.new_table"], href="/", color="amber"),
+                    align="center",
+                    padding="3em",
+                ),
             ),
         ),
     )

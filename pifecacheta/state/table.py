@@ -177,6 +177,7 @@ class TableState(rx.State):
     @rx.event
     async def add_bots(self) -> Any:
         """Fill the free seats with Carmen, Tito and Luna (seed 000 line 70)."""
+
         def fill(svc: Any, who: Any) -> None:
             snap = svc.snapshot(self.table_code, who)
             names = bots_to_add(snap.seats)
@@ -207,7 +208,9 @@ class TableState(rx.State):
             card, self.selected = self.selected, ""
             return await self._discard(card, version)
         if phase == "draw":
-            return await self.take(version)
+            from pifecacheta.rules import TakeDiscard
+
+            return await self._act(TakeDiscard(), version)
         return None
 
     @rx.event

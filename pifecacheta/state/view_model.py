@@ -244,7 +244,9 @@ def table_ui(snap: Any, *, bots_available: bool = False) -> TableUi:
         ui.result_winner = ui.seats[result.winner].name
         ui.result_out_of_turn = bool(result.out_of_turn)
         ui.result_with_ten = result.plan.discard is None
-        ui.result_melds = [MeldUi(cards=[card_ui(c, wilds=wilds) for c in m.cards]) for m in result.plan.melds]
+        ui.result_melds = [
+            MeldUi(cards=[card_ui(c, wilds=wilds) for c in m.cards]) for m in result.plan.melds
+        ]
         if result.plan.discard is not None:
             ui.result_has_discard = True
             ui.result_discard = card_ui(result.plan.discard, wilds=wilds)

@@ -7,10 +7,20 @@ from playwright.sync_api import Page, expect
 from pifecacheta.rules import Discard, Draw, GoOut, TakeDiscard
 
 BUTTONS = {
-    "pt": {"draw": "COMPRAR", "take": "PEGAR DO LIXO", "go_out": "BATER", "announce": "NA BOA",
-           "next": "PRÓXIMA RODADA"},
-    "es": {"draw": "ROBAR", "take": "TOMAR DEL POZO", "go_out": "CERRAR", "announce": "ME FALTA UNA",
-           "next": "SIGUIENTE RONDA"},
+    "pt": {
+        "draw": "COMPRAR",
+        "take": "PEGAR DO LIXO",
+        "go_out": "BATER",
+        "announce": "NA BOA",
+        "next": "PRÓXIMA RODADA",
+    },
+    "es": {
+        "draw": "ROBAR",
+        "take": "TOMAR DEL POZO",
+        "go_out": "CERRAR",
+        "announce": "ME FALTA UNA",
+        "next": "SIGUIENTE RONDA",
+    },
 }
 
 
@@ -31,7 +41,10 @@ def play(page: Page, action, lang: str = "pt", *, gesture: str = "dblclick") -> 
     b = BUTTONS[lang]
     if isinstance(action, Draw):
         wait_my_turn(page, lang)
-        page.get_by_role("button", name=b["draw"], exact=True).click()
+        if gesture == "tap":
+            page.get_by_test_id("stock").click()
+        else:
+            page.get_by_role("button", name=b["draw"], exact=True).click()
         expect(hand(page)).to_have_count(10)
     elif isinstance(action, TakeDiscard):
         wait_my_turn(page, lang)

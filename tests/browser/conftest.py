@@ -26,10 +26,17 @@ def browser_type_launch_args(browser_type_launch_args):
     """System Chromium when present (Playwright's own download cannot work here)."""
     args = {
         **browser_type_launch_args,
-        "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"],
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ],
     }
-    exe = os.environ.get("PIFECACHETA_CHROMIUM") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else "")
+    exe = os.environ.get("PIFECACHETA_CHROMIUM") or (
+        "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else ""
+    )
     if exe:
         args["executable_path"] = exe
     return args

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 
 from _planner import find_seed
 from _replay import BUTTONS, hand, play, wait_my_turn
 from playwright.sync_api import expect
 
-from pifecacheta.rules import CACHETA_7, PIFE, Discard, GoOut
+from pifecacheta.rules import CACHETA_7, PIFE, Discard, Draw, GoOut
 
 
 def _create(page, url, name, mode_id):
@@ -49,7 +50,7 @@ def test_cacheta_round_between_two_browsers(app_harness, new_page, shot, shots_a
     expect(hand(b)).to_have_count(9)
     expect(a.get_by_test_id("stock")).to_be_visible()
     expect(a.get_by_test_id("vira")).to_be_visible()
-    expect(b.locator("#hand [data-card]").first).to_have_attribute("aria-label", __import__("re").compile(r" de "))
+    expect(b.locator("#hand [data-card]").first).to_have_attribute("aria-label", re.compile(" de "))
     # a spectator arriving after the start watches live, with no hand and no buttons
     s = new_page(width=390, height=844)
     s.goto(a.url)
@@ -68,7 +69,8 @@ def test_cacheta_round_between_two_browsers(app_harness, new_page, shot, shots_a
             # the other browser sees the move without reloading
             for other in (pages[1 - seat], s):
                 expect(other.get_by_test_id("discard").locator("[data-card]")).to_have_attribute(
-                    "data-card", action.card.code)
+                    "data-card", action.card.code
+                )
         if i == 5:
             shots_all(a, "table_mid")
     winner = final.round.result.winner
@@ -130,7 +132,7 @@ def test_spectator_refusal_and_language(app_harness, new_page, shot):
     expect(s.get_by_role("alert")).to_be_visible()
     expect(b.locator("#hand [data-card]")).to_have_count(9)
     # Bruno draws and discards; Ana takes that card and tries to throw it back: refused.
-    play(b, __import__("pifecacheta.rules", fromlist=["Draw"]).Draw())
+    play(b, Draw())
     first = b.locator("#hand [data-card]").first
     code = first.get_attribute("data-card")
     first.dblclick()
@@ -156,7 +158,7 @@ def test_spectator_refusal_and_language(app_harness, new_page, shot):
     expect(a.get_by_role("button", name="CERRAR", exact=True)).to_be_visible()
     a.reload()
     expect(a.get_by_role("button", name="CERRAR", exact=True)).to_be_visible()
-    expect(a.locator("#hand [data-card]").first).to_have_attribute("aria-label", __import__("re").compile(" de "))
+    expect(a.locator("#hand [data-card]").first).to_have_attribute("aria-label", re.compile(" de "))
     a.locator("#lang-pt").click()
     expect(a.get_by_role("button", name="BATER", exact=True)).to_be_visible()
     # Deck design: four colours (diamonds blue), remembered; only this viewer's cards change.

@@ -85,3 +85,46 @@ def test_lobby_choices():
     assert rules_for("cacheta10").lives == 10
     with pytest.raises(ValueError):
         rules_for("poker")
+
+
+def _replay_planned(svc, rules, *, out_of_turn, monkeypatch):
+    """Play a planned greedy game (tests/browser/_planner.py) through the service."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
+    from _planner import find_seed
+
+    seed, final, log = find_seed(rules, 2, out_of_turn=out_of_turn, max_actions=40)
+    monkeypatch.setenv("PIFECACHETA_FIXED_SEED", str(seed))
+    code, ana, bruno = _table(svc, rules)
+    svc.start(code, ana)
+    who = {0: ana, 1: bruno}
+    for seat, action in log:
+        svc.act(code, who[seat], action, expected_version=svc.snapshot(code, who[seat]).version)
+    return code, ana, bruno, final
+
+
+def test_round_over_shows_winner_melds_and_lives(svc, monkeypatch):
+    code, ana, bruno, final = _replay_planned(svc, CACHETA_7, out_of_turn=False, monkeypatch=monkeypatch)
+    res = final.round.result
+    ui = table_ui(svc.snapshot(code, ana))
+    assert ui.round_over and ui.has_result and not ui.match_over and ui.can_next_round
+    assert ui.result_winner == ("Ana", "Bruno")[res.winner]
+    assert [[c.id for c in m.cards] for m in ui.result_melds] == [[str(c) for c in m.cards] for m in res.plan.melds]
+    assert [s.lives for s in ui.seats] == list(final.lives)
+    assert ui.seats[1 - res.winner].lives_lost == 1 and ui.seats[res.winner].winner
+    assert not ui.can_draw and not ui.can_discard
+
+
+def test_pife_louca_then_match_over_with_winner(svc, monkeypatch):
+    from pifecacheta.rules import NextRound
+
+    code, ana, bruno, final = _replay_planned(svc, PIFE, out_of_turn=True, monkeypatch=monkeypatch)
+    ui = table_ui(svc.snapshot(code, bruno))
+    assert ui.round_over and ui.result_out_of_turn and ui.mode == "pife"
+    winner = ("Ana", "Bruno")[final.round.result.winner]
+    svc.act(code, bruno, NextRound(), expected_version=ui.version)
+    ui = table_ui(svc.snapshot(code, ana))
+    assert ui.match_over and ui.has_outcome and ui.outcome_winner == winner and ui.status == "finished"
+    assert not ui.can_next_round and ui.rematch_offered
