@@ -131,6 +131,12 @@ def test_spectator_refusal_and_language(app_harness, new_page, shot):
     s.get_by_test_id("stock").click()
     expect(s.get_by_role("alert")).to_be_visible()
     expect(b.locator("#hand [data-card]")).to_have_count(9)
+    # Chat: players write, everyone reads, the spectator cannot write (seed 000 line 74).
+    a.locator("#chat input").fill("Boa sorte!")
+    a.get_by_role("button", name="ENVIAR").click()
+    for p in (a, b, s):
+        expect(p.locator("#chat")).to_contain_text("Ana: Boa sorte!")
+    expect(s.locator("#chat input")).to_have_count(0)
     # Bruno draws and discards; Ana takes that card and tries to throw it back: refused.
     play(b, Draw())
     first = b.locator("#hand [data-card]").first
