@@ -128,7 +128,26 @@ def main() -> int:  # noqa: PLR0915 - one linear script
     ap.add_argument("--seed", type=int, default=4242)
     ap.add_argument("--dev", action="store_true", help="dev server (AppHarness) instead of the prod export")
     ap.add_argument("--chromium", default=os.environ.get("PIFECACHETA_CHROMIUM", "/usr/bin/chromium"))
+    ap.add_argument(
+        "--profile-snapshots",
+        action="store_true",
+        help="count and time TableService.snapshot calls in the backend (same process)",
+    )
     args = ap.parse_args()
+    snap_times: list[float] = []
+    if args.profile_snapshots:  # instrument the in-process backend (the app's code is unchanged)
+        from pifecacheta.service import TableService
+
+        orig = TableService.snapshot
+
+        def timed(self: Any, *a: Any, **kw: Any) -> Any:
+            t = time.perf_counter()
+            try:
+                return orig(self, *a, **kw)
+            finally:
+                snap_times.append((time.perf_counter() - t) * 1000)
+
+        TableService.snapshot = timed  # type: ignore[method-assign]
 
     from playwright.sync_api import expect, sync_playwright
 
@@ -138,8 +157,12 @@ def main() -> int:  # noqa: PLR0915 - one linear script
     t0 = time.perf_counter()
     harness = start_harness(args.dev, args.seed)
     with harness, sync_playwright() as pw:
-        print(f"app up in {time.perf_counter() - t0:.1f}s ({'dev' if args.dev else 'prod'}): {harness.frontend_url}")
-        launch: dict[str, Any] = {"args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]}
+        print(
+            f"app up in {time.perf_counter() - t0:.1f}s ({'dev' if args.dev else 'prod'}): {harness.frontend_url}"
+        )
+        launch: dict[str, Any] = {
+            "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+        }
         if args.chromium and Path(args.chromium).exists():
             launch["executable_path"] = args.chromium
         browser = pw.chromium.launch(**launch)
@@ -181,6 +204,7 @@ def main() -> int:  # noqa: PLR0915 - one linear script
         samples: list[float] = []
         samples_paint: list[float] = []
         kinds: list[str] = []
+        snaps_at_start = len(snap_times)
         for _ in range(args.moves):
             seat = match.round.turn
             action = choose_action(match, seat)
@@ -205,7 +229,9 @@ def main() -> int:  # noqa: PLR0915 - one linear script
             for p, v in zip(others, before, strict=True):
                 p.wait_for_function(f"() => window.__bench.versions.some(r => r[0] > {v} && r[2] !== null)")
             clicks = page.evaluate(STATUS_JS)["clicks"][n_clicks:]
-            t_click = next(t for typ, t in clicks if typ == ("click" if isinstance(action, Draw) else "dblclick"))
+            t_click = next(
+                t for typ, t in clicks if typ == ("click" if isinstance(action, Draw) else "dblclick")
+            )
             lat, lat_paint = [], []
             for p, v in zip(others, before, strict=True):
                 recs = p.evaluate(STATUS_JS)["versions"]
@@ -218,7 +244,14 @@ def main() -> int:  # noqa: PLR0915 - one linear script
             samples_paint += lat_paint
             kinds.append(type(action).__name__)
 
-        print(f"moves played: {len(per_move)} ({kinds.count('Draw')} draws, {kinds.count('Discard')} discards)")
+        if args.profile_snapshots and snap_times:
+            print(summary(f"TableService.snapshot calls ({len(snap_times)} total since start)", snap_times))
+        if args.profile_snapshots and per_move:
+            n = len(snap_times) - snaps_at_start
+            print(f"snapshot calls during the moves: {n} ({n / len(per_move):.1f} per move)")
+        print(
+            f"moves played: {len(per_move)} ({kinds.count('Draw')} draws, {kinds.count('Discard')} discards)"
+        )
         print(summary("move -> frame on every other screen (slowest of 5)", per_move))
         print(summary("move -> paint on every other screen (slowest of 5)", per_move_paint))
         print(summary("move -> frame, each screen", samples))
