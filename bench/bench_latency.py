@@ -158,7 +158,8 @@ def main() -> int:  # noqa: PLR0915 - one linear script
     harness = start_harness(args.dev, args.seed)
     with harness, sync_playwright() as pw:
         print(
-            f"app up in {time.perf_counter() - t0:.1f}s ({'dev' if args.dev else 'prod'}): {harness.frontend_url}"
+            f"app up in {time.perf_counter() - t0:.1f}s ({'dev' if args.dev else 'prod'}):",
+            harness.frontend_url,
         )
         launch: dict[str, Any] = {
             "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
