@@ -7,5 +7,5 @@ source "$(dirname "$0")/_env.sh"
 log "applying database migrations (alembic upgrade head)"
 alembic upgrade head
 
-log "starting Reflex: http://localhost:3000"
+log "starting Reflex (http://localhost:3000 unless --frontend-port is given)"
 exec reflex run "$@"

@@ -55,7 +55,9 @@ def test_only_the_seat_to_play_moves(svc: TableService, db_engine, people, pife_
     assert log[-1]["version"] == v3 and log[-1]["seat"] == 1 and log[-1]["actor"] == f"player:{bia.player_id}"
 
 
-def test_stale_version_is_refused_and_changes_nothing(svc: TableService, db_engine, people, pife_table) -> None:
+def test_stale_version_is_refused_and_changes_nothing(
+    svc: TableService, db_engine, people, pife_table
+) -> None:
     _, bia, _, _ = people
     code = pife_table
     v = svc.snapshot(code, bia).version
