@@ -97,3 +97,8 @@ def init_db(url: str | None = None) -> sa.Engine:
             migrate(engine)
             _engines[url] = engine
         return engine
+
+
+def get_engine() -> sa.Engine:
+    """Alias of ``init_db()`` on the configured URL (the engine the app's service uses)."""
+    return init_db()
