@@ -9,6 +9,7 @@ game that ends quickly in the wanted way.
 from __future__ import annotations
 
 from pifecacheta.rules import (
+    AnnounceOneAway,
     Discard,
     Draw,
     GoOut,
@@ -34,8 +35,11 @@ def _score(card, hand, wilds) -> int:
     return s
 
 
-def greedy_game(rules, seats: int, seed: int, *, max_turns: int = 60):
-    """Play greedily until the first go-out. Returns (final match, [(seat, action), ...]) or None."""
+def greedy_game(rules, seats: int, seed: int, *, max_turns: int = 60, announce: bool = False):
+    """Play greedily until the first go-out. Returns (final match, [(seat, action), ...]) or None.
+
+    ``announce``: in Cacheta, a player announces NA BOA right after a discard leaves them one away.
+    """
     m = new_match(rules, seats, seed=seed)
     log = []
     for _ in range(max_turns):
@@ -54,13 +58,18 @@ def greedy_game(rules, seats: int, seed: int, *, max_turns: int = 60):
         log.append((seat, Discard(card)))
         if m.round.phase is not Phase.DRAW:
             return m, log
+        if announce and player_view(m, seat).can_announce:
+            m = apply(m, seat, AnnounceOneAway())
+            log.append((seat, AnnounceOneAway()))
     return None
 
 
-def find_seed(rules, seats: int, *, out_of_turn: bool, max_actions: int, seeds=range(1, 400)):
+def find_seed(
+    rules, seats: int, *, out_of_turn: bool, max_actions: int, seeds=range(1, 400), announce: bool = False
+):
     """The first seed whose greedy game ends with a go-out (out of turn or not) within max_actions."""
     for seed in seeds:
-        got = greedy_game(rules, seats, seed)
+        got = greedy_game(rules, seats, seed, announce=announce)
         if got is None:
             continue
         m, log = got

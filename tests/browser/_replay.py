@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from pifecacheta.rules import Discard, Draw, GoOut, TakeDiscard
+from pifecacheta.rules import AnnounceOneAway, Discard, Draw, GoOut, TakeDiscard
 
 BUTTONS = {
     "pt": {
@@ -65,5 +65,7 @@ def play(page: Page, action, lang: str = "pt", *, gesture: str = "dblclick") -> 
             page.get_by_role("button", name=b["go_out"], exact=True).click()
         else:
             card(page, action.discard).drag_to(page.get_by_test_id("discard"))
+    elif isinstance(action, AnnounceOneAway):
+        page.get_by_role("button", name=b["announce"], exact=True).click()
     else:
         raise NotImplementedError(action)

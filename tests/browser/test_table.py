@@ -9,7 +9,7 @@ from _planner import find_seed
 from _replay import BUTTONS, hand, play, wait_my_turn
 from playwright.sync_api import expect
 
-from pifecacheta.rules import CACHETA_7, PIFE, Discard, Draw, GoOut
+from pifecacheta.rules import CACHETA_7, PIFE, AnnounceOneAway, Discard, Draw, GoOut
 
 
 def _create(page, url, name, mode_id):
@@ -116,6 +116,25 @@ def test_pife_won_with_the_louca(app_harness, new_page, shot):
     for p in (a, b):
         expect(p.locator("#winner")).to_have_text(f"{wname} venceu a partida!")
     shot(b, "pife_match_over_1366_pt")
+
+
+def test_cacheta_na_boa_and_jump_the_queue(app_harness, new_page, shot):
+    """NA BOA, then the other player's discard makes the announcer go out out of turn."""
+    seed, final, log = find_seed(CACHETA_7, 2, out_of_turn=True, max_actions=40, announce=True)
+    a, b = _start_two(new_page, app_harness, "cacheta7", seed)
+    a.get_by_role("button", name="COMEÇAR").click()
+    pages = {0: a, 1: b}
+    for seat, action in log:
+        play(pages[seat], action)
+        if isinstance(action, AnnounceOneAway):
+            for p in (a, b):
+                expect(p.locator(f'.seat[data-seat="{seat}"]')).to_contain_text("NA BOA")
+            shot(a, "na_boa_1366_pt")
+    wname = ("Ana", "Bruno")[final.round.result.winner]
+    for p in (a, b):
+        expect(p.locator("#banner")).to_have_text(f"{wname} furou a fila")
+        expect(p.locator("#round-title")).to_have_text("FIM DA RODADA")
+    shot(b, "jump_queue_1366_pt")
 
 
 def test_spectator_refusal_and_language(app_harness, new_page, shot):
