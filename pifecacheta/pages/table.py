@@ -403,53 +403,148 @@ def _hand() -> rx.Component:
     )
 
 
+def _confirm(
+    trigger: rx.Component,
+    title: Any,
+    body: Any,
+    action_label: Any,
+    on_confirm: Any,
+    *,
+    dialog_id: str,
+    close_outer: bool = False,
+) -> rx.Component:
+    """An ``rx.alert_dialog`` asking before an irreversible act (DESISTIR, SAIR DO JOGO, ...).
+
+    ``close_outer``: the confirm button also closes the dialog it sits in (the pause menu), so
+    no dialog stays open when the match ends and the menu disappears.
+    """
+    action_button = rx.button(action_label, color_scheme="red", on_click=on_confirm, id=f"{dialog_id}-ok")
+    action = rx.alert_dialog.action(rx.dialog.close(action_button) if close_outer else action_button)
+    return rx.alert_dialog.root(
+        rx.alert_dialog.trigger(trigger),
+        rx.alert_dialog.content(
+            rx.alert_dialog.title(title),
+            rx.alert_dialog.description(body),
+            rx.flex(
+                rx.alert_dialog.cancel(
+                    rx.button(T["btn.cancel"], variant="soft", color_scheme="gray", id=f"{dialog_id}-cancel")
+                ),
+                action,
+                gap="0.75em",
+                justify="end",
+                margin_top="1em",
+            ),
+            max_width="26em",
+            id=dialog_id,
+        ),
+    )
+
+
 def _pause_menu() -> rx.Component:
-    """Issue 4 slot: DESISTIR / SAIR DO JOGO (seed 000 line 72)."""
-    return rx.menu.root(
-        rx.menu.trigger(
+    """The pause menu: CONTINUAR, or SAIR DO JOGO after a confirmation (seed 000 line 72).
+
+    Leaving the game mid-match counts as resigning; the player is then taken to the home page.
+    """
+    return rx.dialog.root(
+        rx.dialog.trigger(
             rx.button(
-                rx.icon("pause", size=14), T["menu.pause"], size="1", variant="soft", color_scheme="gray"
+                rx.icon("pause", size=14),
+                T["menu.pause"],
+                size="1",
+                variant="soft",
+                color_scheme="gray",
+                id="pause-button",
             )
         ),
-        rx.menu.content(
-            rx.menu.item(T["btn.resign"], on_click=TableState.resign(UI.version), color="red"),
-            rx.menu.item(T["btn.leave_game"], on_click=TableState.resign(UI.version)),
+        rx.dialog.content(
+            rx.dialog.title(T["menu.pause"]),
+            rx.dialog.description(T["pause.body"], size="2"),
+            rx.flex(
+                _confirm(
+                    rx.button(T["btn.leave_game"], color_scheme="red", variant="soft"),
+                    T["confirm.leave_game.title"],
+                    T["confirm.leave_game.body"],
+                    T["btn.leave_game"],
+                    [TableState.resign(UI.version), rx.redirect("/")],
+                    dialog_id="confirm-leave-game",
+                    close_outer=True,
+                ),
+                rx.dialog.close(rx.button(T["btn.continue"], color_scheme="amber")),
+                gap="0.75em",
+                justify="end",
+                wrap="wrap",
+                margin_top="1em",
+            ),
+            max_width="26em",
+            id="pause-menu",
         ),
     )
 
 
 def _extras() -> rx.Component:
-    """Issue 4 slots: pause menu, ENCERRAR POR AUSÊNCIA, SAIR DA MESA."""
+    """DESISTIR, the pause menu, ENCERRAR POR AUSÊNCIA and SAIR DA MESA (seed 000 line 72),
+    each asking for confirmation first."""
+    playing = UI.is_player & ~UI.i_am_out & ~UI.match_over
     return rx.flex(
-        rx.cond(UI.is_player & ~UI.i_am_out & ~UI.match_over, _pause_menu()),
+        rx.cond(
+            playing,
+            _confirm(
+                rx.button(T["btn.resign"], size="1", color_scheme="red", variant="soft", id="resign-button"),
+                T["confirm.resign.title"],
+                T["confirm.resign.body"],
+                T["btn.resign"],
+                TableState.resign(UI.version),
+                dialog_id="confirm-resign",
+            ),
+        ),
+        rx.cond(playing, _pause_menu()),
         rx.cond(
             UI.absence_claimable & UI.is_player,
-            rx.button(
+            _confirm(
+                rx.button(
+                    T["btn.claim_absence"], size="1", color_scheme="red", variant="solid", id="claim-button"
+                ),
+                T["confirm.claim.title"],
+                _fill("confirm.claim.body", UI.turn_name),
                 T["btn.claim_absence"],
-                on_click=TableState.claim_absence(UI.version),
-                size="1",
-                color_scheme="red",
-                variant="soft",
+                TableState.claim_absence(UI.version),
+                dialog_id="confirm-claim",
             ),
         ),
         rx.cond(
-            UI.i_am_out,
-            rx.button(
+            UI.i_am_out & ~UI.match_over,
+            _confirm(
+                rx.button(T["btn.leave_table"], size="1", color_scheme="gray", variant="soft"),
+                T["confirm.leave_table.title"],
+                T["confirm.leave_table.body"],
                 T["btn.leave_table"],
-                on_click=TableState.leave_table(UI.version),
-                size="1",
-                color_scheme="gray",
-                variant="soft",
+                TableState.leave_table(UI.version),
+                dialog_id="confirm-leave-table",
             ),
         ),
         gap="0.5em",
         justify="end",
+        align="center",
         wrap="wrap",
     )
 
 
+_CHAT_ERRORS = ("err.chat_too_long", "err.chat_rate_limited", "err.chat_empty", "err.spectator_cannot_chat")
+
+
+def _is_chat_error(message: Any) -> Any:
+    """True (client side) when the current refusal is about the chat: shown inside the chat box."""
+    test = message == _CHAT_ERRORS[0]
+    for key in _CHAT_ERRORS[1:]:
+        test = test | (message == key)
+    return test
+
+
 def _chat_line(line: Any) -> rx.Component:
-    return rx.text(rx.text(line.name, ": ", as_="span", weight="bold"), line.text, size="2")
+    """One chat line; the text is a Var rendered as a text node, never as markup (seed 000 line 74)."""
+    return rx.text(
+        rx.text(line.name, ": ", as_="span", weight="bold"), line.text, size="2", class_name="chat-line"
+    )
 
 
 def _chat() -> rx.Component:
@@ -464,16 +559,34 @@ def _chat() -> rx.Component:
             rx.form(
                 rx.hstack(
                     rx.input(
-                        name="text", placeholder=T["chat.placeholder"], max_length=200, width="100%", size="1"
+                        name="text",
+                        id="chat-input",
+                        placeholder=T["chat.placeholder"],
+                        aria_label=T["chat.placeholder"],
+                        max_length=200,
+                        width="100%",
+                        size="1",
                     ),
                     rx.button(T["btn.send"], type="submit", size="1", variant="soft"),
                     width="100%",
                 ),
                 on_submit=TableState.send_chat,
-                reset_on_submit=True,
+                reset_on_submit=False,
                 width="100%",
             ),
             rx.text(T["chat.spectator"], size="1", style={"opacity": "0.7"}),
+        ),
+        rx.cond(
+            _is_chat_error(TableState.message),
+            rx.callout(
+                T[TableState.message],
+                color_scheme="red",
+                role="alert",
+                id="chat-message",
+                size="1",
+                width="100%",
+                on_click=TableState.clear_message(TableState.message_serial),
+            ),
         ),
         width="100%",
         spacing="1",
@@ -497,6 +610,48 @@ def _lives_row(seat: Any) -> rx.Component:
         spacing="2",
         align="center",
         class_name="lives-row",
+    )
+
+
+def _rematch_vote(seat: Any) -> rx.Component:
+    return rx.cond(seat.rematch, _badge(seat.name, "green", class_name="rematch-vote"))
+
+
+def _rematch() -> rx.Component:
+    """REVANCHE at the end of a match (seed 000 line 70): who already agreed, or why there is none."""
+    return rx.cond(
+        UI.rematch_offered,
+        rx.vstack(
+            rx.cond(
+                UI.is_player,
+                rx.button(
+                    T["btn.rematch"],
+                    on_click=TableState.vote_rematch,
+                    disabled=UI.rematch_voted,
+                    size="3",
+                    color_scheme="green",
+                    id="rematch-button",
+                ),
+            ),
+            rx.cond(UI.rematch_voted, rx.text(T["rematch.waiting"], size="2")),
+            rx.hstack(
+                rx.text(T["rematch.votes"], ":", size="2"),
+                rx.foreach(UI.seats, _rematch_vote),
+                spacing="2",
+                wrap="wrap",
+                align="center",
+                id="rematch-votes",
+            ),
+            spacing="2",
+        ),
+        rx.vstack(
+            rx.cond(
+                UI.has_outcome & (UI.outcome_kind != "gone_out") & (UI.outcome_kind != "last_with_lives"),
+                rx.text(T["rematch.none"], size="2", style={"opacity": "0.85"}, id="no-rematch"),
+            ),
+            rx.link(T["btn.new_table"], href="/", color_scheme="amber"),
+            spacing="2",
+        ),
     )
 
 
@@ -570,7 +725,19 @@ def round_over_panel() -> rx.Component:
         ),
         rx.cond(
             UI.has_outcome & (UI.outcome_winner == "") & UI.match_over,
-            rx.text(T["match.no_winner"], size="4"),
+            rx.text(
+                rx.cond(UI.outcome_kind == "expired", T["match.expired"], T["match.no_winner"]),
+                size="4",
+                id="no-winner",
+            ),
+        ),
+        rx.cond(
+            UI.has_outcome & (UI.outcome_kind == "resigned"),
+            rx.text(_fill("match.resigned", UI.outcome_loser), size="3", id="end-reason"),
+        ),
+        rx.cond(
+            UI.has_outcome & (UI.outcome_kind == "absence"),
+            rx.text(_fill("match.absence", UI.outcome_loser), size="3", id="end-reason"),
         ),
         rx.cond(
             UI.can_next_round,
@@ -581,16 +748,7 @@ def round_over_panel() -> rx.Component:
                 color_scheme="amber",
             ),
         ),
-        rx.cond(
-            UI.match_over & UI.rematch_offered & UI.is_player,
-            rx.button(
-                T["btn.rematch"],
-                on_click=TableState.vote_rematch,
-                disabled=UI.rematch_voted,
-                size="3",
-                color_scheme="green",
-            ),
-        ),
+        rx.cond(UI.match_over, _rematch()),
         spacing="3",
         id="round-over",
         style={
@@ -626,7 +784,7 @@ def table_board() -> rx.Component:
         rx.flex(rx.foreach(UI.seats, _seat_panel), gap="0.5em", wrap="wrap", justify="center", id="seats"),
         rx.cond(UI.round_over | UI.match_over, round_over_panel(), _centre()),
         rx.cond(
-            TableState.message != "",
+            (TableState.message != "") & ~_is_chat_error(TableState.message),
             rx.callout(
                 T[TableState.message],
                 color_scheme="red",
@@ -638,6 +796,12 @@ def table_board() -> rx.Component:
             ),
         ),
         rx.cond(~UI.round_over & ~UI.match_over, _status_line()),
+        rx.cond(
+            UI.absence_claimable & UI.is_player,
+            rx.callout(
+                _fill("absence.hint", UI.turn_name), color_scheme="orange", size="1", id="absence-hint"
+            ),
+        ),
         rx.cond(UI.is_player & ~UI.i_am_out & ~UI.round_over & ~UI.match_over, _actions()),
         rx.cond(UI.is_player & (UI.hand_count > 0), _hand()),
         _chat(),
