@@ -293,7 +293,9 @@ class TableState(rx.State):
         text = str(form.get("text", "")).strip()
         if not text:
             return None
-        return await self._call(lambda svc, who: svc.chat(self.table_code, who, text))
+        await self._call(lambda svc, who: svc.chat(self.table_code, who, text))
+        # clear the input only when the line was accepted (a refused line stays to be fixed)
+        return None if self.message else rx.set_value("chat-input", "")
 
     @rx.event
     def clear_message(self, serial: int) -> None:

@@ -213,8 +213,14 @@ def table_ui(snap: Any, *, bots_available: bool = False) -> TableUi:
         ui.seats.append(s)
     hand = tuple(view.hand)
     ui.is_player = view.seat is not None
-    ui.hand_by_suit = [card_ui(c, wilds=wilds, taken=view.taken) for c in sort_by_suit(hand)]
-    ui.hand_by_rank = [card_ui(c, wilds=wilds, taken=view.taken) for c in sort_by_rank(hand)]
+    # a wild taken from the discard pile counts only as itself (seed 000 line 62): no wild star
+    plain = frozenset(getattr(view, "plain", ()) or ())
+    ui.hand_by_suit = [
+        card_ui(c, wilds=() if c in plain else wilds, taken=view.taken) for c in sort_by_suit(hand)
+    ]
+    ui.hand_by_rank = [
+        card_ui(c, wilds=() if c in plain else wilds, taken=view.taken) for c in sort_by_rank(hand)
+    ]
     ui.hand_count = len(hand)
     ui.round_number = int(view.round_number)
     ui.stock_size = int(view.stock_size)
