@@ -66,8 +66,7 @@ elif bun_ok .tools/node_modules/.bin/bun; then
     BUN="$ROOT/.tools/node_modules/.bin/bun"
 elif command -v npm >/dev/null 2>&1; then
     log "installing bun $BUN_VERSION into .tools (npm registry)"
-    npm install --prefix .tools --no-audit --no-fund --loglevel=error \
-        --registry "${NPM_CONFIG_REGISTRY:-https://registry.npmjs.org}" "bun@$BUN_VERSION" >&2
+    npm install --prefix .tools --no-audit --no-fund --loglevel=error "bun@$BUN_VERSION" >&2
     if bun_ok .tools/node_modules/.bin/bun; then
         BUN="$ROOT/.tools/node_modules/.bin/bun"
     fi
@@ -85,6 +84,11 @@ export PATH="$ROOT/.venv/bin:$PATH"
 export VIRTUAL_ENV="$ROOT/.venv"
 export REFLEX_TELEMETRY_ENABLED=false
 export REFLEX_CHECK_LATEST_VERSION=false
-export NPM_CONFIG_REGISTRY="${NPM_CONFIG_REGISTRY:-https://registry.npmjs.org}"
+# Pin Reflex's package installs to the registry npm is configured with here: this skips
+# Reflex's mirror speed test, which retries slowly on a machine without the internet.
+if [ -z "${NPM_CONFIG_REGISTRY:-}" ] && command -v npm >/dev/null 2>&1; then
+    NPM_CONFIG_REGISTRY="$(npm config get registry 2>/dev/null)"
+    export NPM_CONFIG_REGISTRY
+fi
 export REFLEX_HTTP_CLIENT_BIND_ADDRESS="${REFLEX_HTTP_CLIENT_BIND_ADDRESS:-0.0.0.0}"
 export PYTHONUNBUFFERED=1
