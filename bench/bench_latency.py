@@ -206,6 +206,7 @@ def main() -> int:  # noqa: PLR0915 - one linear script
         samples_paint: list[float] = []
         kinds: list[str] = []
         snaps_at_start = len(snap_times)
+        frames_at_start = [len(p.evaluate(STATUS_JS)["versions"]) for p in screens]
         for _ in range(args.moves):
             seat = match.round.turn
             action = choose_action(match, seat)
@@ -250,6 +251,12 @@ def main() -> int:  # noqa: PLR0915 - one linear script
         if args.profile_snapshots and per_move:
             n = len(snap_times) - snaps_at_start
             print(f"snapshot calls during the moves: {n} ({n / len(per_move):.1f} per move)")
+        if per_move:  # every websocket message carrying a TableUi, wanted or not
+            frames = sum(
+                len(p.evaluate(STATUS_JS)["versions"]) - n
+                for p, n in zip(screens, frames_at_start, strict=True)
+            )
+            print(f"TableUi messages per screen per move: {frames / len(screens) / len(per_move):.2f}")
         print(
             f"moves played: {len(per_move)} ({kinds.count('Draw')} draws, {kinds.count('Discard')} discards)"
         )

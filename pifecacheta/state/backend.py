@@ -14,7 +14,10 @@ _service: Any = None
 
 
 def get_service() -> Any:
-    """The process-wide ``TableService`` (created on first use from ``pifecacheta.db``)."""
+    """The process-wide ``TableService`` (created on first use from ``pifecacheta.db``).
+
+    On creation, the snapshot cache (``state/snapshots.py``) subscribes to its ``on_change``.
+    """
     global _service
     with _lock:
         if _service is None:
@@ -27,6 +30,10 @@ def get_service() -> Any:
                 from pifecacheta import db
 
                 _service = service_module.TableService(db.init_db())
+            from pifecacheta.state.snapshots import CACHE
+
+            # cached snapshots of a table are outdated by every committed change (chat too)
+            _service.on_change(CACHE.table_changed)
         return _service
 
 

@@ -13,6 +13,7 @@ from the database through the service.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import contextvars
 import logging
@@ -24,6 +25,7 @@ import reflex as rx
 from pifecacheta.rules.cards import Card
 from pifecacheta.state.backend import get_service, link_key
 from pifecacheta.state.session import Session
+from pifecacheta.state.snapshots import discard_action, snapshot_for
 from pifecacheta.state.view_model import TableUi, table_ui
 
 log = logging.getLogger(__name__)
@@ -77,6 +79,16 @@ def bots_to_add(seats: Any) -> list[str]:
     return [n for n in BOT_NAMES if n not in seated_bots][: max(0, free)]
 
 
+async def _in_thread(fn: Any, *args: Any) -> Any:
+    """Run a blocking service call in a worker thread, marked as made by an event handler.
+
+    ``asyncio.to_thread`` copies the context, so ``IN_HANDLER`` is True in the thread and the
+    service's ``on_change`` does not bump the version a second time (the handler bumps it).
+    """
+    with _handler_call():
+        return await asyncio.to_thread(fn, *args)
+
+
 def _is_refusal(exc: BaseException) -> bool:
     """True for the errors a player may cause (service refusals, illegal actions)."""
     return isinstance(exc, ValueError) and hasattr(exc, "code")
@@ -97,20 +109,33 @@ class TableState(rx.State):
     _name: str = ""
 
     # ---- the view -------------------------------------------------------------------------
-    @rx.var
+    @rx.var(cache=False)
     async def ui(self) -> TableUi:
-        """This viewer's projection of the table (recomputed when the table's version moves)."""
+        """This viewer's projection of the table, sent to this tab only when it changed.
+
+        ``cache=False``: Reflex re-evaluates it for every delta of this tab and sends it only
+        when its serialized value differs from the last one sent to this tab. (A cached var is
+        re-sent after every event of any tab linked to the table - a card click fans out to all
+        of them - and re-evaluated about four times per tab per version.) An evaluation is a
+        :class:`~pifecacheta.state.snapshots.SnapshotCache` hit except the first one per tab
+        and table change, so a change costs one ``service.snapshot`` per tab, off the loop.
+        """
         shared = await self.get_state(TableShared)
-        _ = shared.version
+        version = shared.version
         if not self.table_code or not self.me:
             return TableUi()
         try:
-            snap = get_service().snapshot(self.table_code, self._who())
+            snap = await snapshot_for(get_service(), self.table_code, self._who(), version)
         except Exception as exc:  # noqa: BLE001 - a missing table shows "not found"
             if not _is_refusal(exc):
                 log.exception("snapshot failed")
             return TableUi()
         return table_ui(snap, bots_available=hasattr(get_service(), "add_bots"))
+
+    async def _snapshot(self) -> Any:
+        """This viewer's current snapshot (the one ``ui`` was built from: a cache hit)."""
+        shared = await self.get_state(TableShared)
+        return await snapshot_for(get_service(), self.table_code, self._who(), shared.version)
 
     def _who(self) -> Any:
         from pifecacheta.service import Identity
@@ -136,13 +161,12 @@ class TableState(rx.State):
         await shared._link_to(link_key(code))
         self.join_name = session.name
         if session.name:
-            self._join()
+            await self._join()
         return await self._changed()
 
-    def _join(self) -> None:
+    async def _join(self) -> None:
         try:
-            with _handler_call():
-                get_service().join(self.table_code, self._who())
+            await _in_thread(get_service().join, self.table_code, self._who())
         except Exception as exc:  # noqa: BLE001
             if not _is_refusal(exc):
                 raise
@@ -166,23 +190,26 @@ class TableState(rx.State):
                 return None
             raise
         self.me, self._secret, self._name = who.player_id, who.secret, who.name
-        self._join()
+        await self._join()
         return await self._changed()
 
     @rx.event
     async def start(self) -> Any:
         """COMEÇAR: the creator starts the match (>= 2 seated)."""
-        return await self._call(lambda svc, who: svc.start(self.table_code, who))
+        code = self.table_code
+        return await self._call(lambda svc, who: svc.start(code, who))
 
     @rx.event
     async def add_bots(self) -> Any:
         """Fill the free seats with Carmen, Tito and Luna (seed 000 line 70)."""
 
+        code = self.table_code
+
         def fill(svc: Any, who: Any) -> None:
-            snap = svc.snapshot(self.table_code, who)
+            snap = svc.snapshot(code, who)
             names = bots_to_add(snap.seats)
             if names:
-                svc.add_bots(self.table_code, who, names)
+                svc.add_bots(code, who, names)
 
         return await self._call(fill)
 
@@ -285,7 +312,8 @@ class TableState(rx.State):
     @rx.event
     async def vote_rematch(self) -> Any:
         """REVANCHE: this player agrees to a rematch at the same table (seed 000 line 70)."""
-        return await self._call(lambda svc, who: svc.vote_rematch(self.table_code, who))
+        code = self.table_code
+        return await self._call(lambda svc, who: svc.vote_rematch(code, who))
 
     @rx.event
     async def send_chat(self, form: dict[str, Any]) -> Any:
@@ -293,7 +321,8 @@ class TableState(rx.State):
         text = str(form.get("text", "")).strip()
         if not text:
             return None
-        await self._call(lambda svc, who: svc.chat(self.table_code, who, text))
+        code = self.table_code
+        await self._call(lambda svc, who: svc.chat(code, who, text))
         # clear the input only when the line was accepted (a refused line stays to be fixed)
         return None if self.message else rx.set_value("chat-input", "")
 
@@ -305,37 +334,34 @@ class TableState(rx.State):
 
     # ---- helpers --------------------------------------------------------------------------
     async def _discard(self, card_id: str, version: int) -> Any:
-        """Drop ``card_id`` on the pile: GoOut(card) when that is a valid go-out, else Discard."""
-        from pifecacheta.rules import Discard, GoOut
+        """Drop ``card_id`` on the pile: GoOut(card) when that is a valid go-out, else Discard.
 
+        Decided on this viewer's own view (:func:`discard_action`), so it is ONE service call.
+        """
         try:
             card = Card.parse(card_id)
         except ValueError:
             return None
-        svc, who = get_service(), self._who()
-        try:
-            with _handler_call():
-                svc.act(self.table_code, who, GoOut(discard=card), expected_version=version)
-        except Exception as exc:  # noqa: BLE001
-            if not _is_refusal(exc):
-                raise
-            if getattr(exc, "code", "") in ("stale_version", "not_your_turn", "wrong_phase"):
-                return self._refused(exc)
-            return await self._act(Discard(card), version)
-        return await self._changed()
+        view = None
+        if self.table_code:
+            try:
+                view = (await self._snapshot()).view
+            except Exception as exc:  # noqa: BLE001
+                if not _is_refusal(exc):
+                    raise
+        return await self._act(discard_action(view, card), version)
 
     async def _act(self, action: Any, version: int) -> Any:
-        return await self._call(
-            lambda svc, who: svc.act(self.table_code, who, action, expected_version=version)
-        )
+        code = self.table_code
+        return await self._call(lambda svc, who: svc.act(code, who, action, expected_version=version))
 
     async def _call(self, fn: Any) -> Any:
-        """Run one service call; a refusal becomes a message, a success notifies the table."""
+        """Run ``fn(service, identity)`` in a worker thread; a refusal becomes a message, a
+        success notifies the table. ``fn`` must not read the state (it runs off the loop)."""
         if not self.table_code:
             return None
         try:
-            with _handler_call():
-                fn(get_service(), self._who())
+            await _in_thread(fn, get_service(), self._who())
         except Exception as exc:  # noqa: BLE001
             if _is_refusal(exc):
                 return self._refused(exc)

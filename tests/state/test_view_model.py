@@ -111,7 +111,9 @@ def test_round_over_shows_winner_melds_and_lives(svc, monkeypatch):
     ui = table_ui(svc.snapshot(code, ana))
     assert ui.round_over and ui.has_result and not ui.match_over and ui.can_next_round
     assert ui.result_winner == ("Ana", "Bruno")[res.winner]
-    assert [[c.id for c in m.cards] for m in ui.result_melds] == [[str(c) for c in m.cards] for m in res.plan.melds]
+    assert [[c.id for c in m.cards] for m in ui.result_melds] == [
+        [str(c) for c in m.cards] for m in res.plan.melds
+    ]
     assert [s.lives for s in ui.seats] == list(final.lives)
     assert ui.seats[1 - res.winner].lives_lost == 1 and ui.seats[res.winner].winner
     assert not ui.can_draw and not ui.can_discard

@@ -1,0 +1,202 @@
+"""The live table's snapshot cache and the one-call discard decision (pifecacheta/state/snapshots.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from dataclasses import replace
+
+import pytest
+
+from pifecacheta.rules import (
+    CACHETA_7,
+    PIFE,
+    Discard,
+    Draw,
+    GoOut,
+    IllegalActionError,
+    Phase,
+    TakeDiscard,
+    apply,
+    legal_actions,
+    new_match,
+    player_view,
+    spectator_view,
+)
+from pifecacheta.rules.cards import parse_hand
+from pifecacheta.state.snapshots import SnapshotCache, discard_action, snapshot_for, viewer_key
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class _CountingService:
+    """Stands in for TableService.snapshot: counts calls, records the calling thread."""
+
+    def __init__(self, svc=None) -> None:
+        self.calls = 0
+        self.threads: set[int] = set()
+        self.svc = svc
+
+    def snapshot(self, code, who):
+        self.calls += 1
+        self.threads.add(threading.get_ident())
+        if self.svc is not None:
+            return self.svc.snapshot(code, who)
+        return ("snap", code, who.player_id, self.calls)
+
+
+class _Who:
+    def __init__(self, pid: str, secret: str) -> None:
+        self.player_id, self.secret, self.name = pid, secret, pid
+
+
+def test_one_service_call_per_viewer_and_version_off_the_loop():
+    cache, svc = SnapshotCache(), _CountingService()
+    ana, bruno = _Who("a", "sa"), _Who("b", "sb")
+
+    async def run():
+        first = [await snapshot_for(svc, "T", ana, 3, cache) for _ in range(4)]
+        other = await snapshot_for(svc, "T", bruno, 3, cache)
+        return first, other
+
+    first, other = asyncio.run(run())
+    assert svc.calls == 2  # 4 re-evaluations for Ana's tab cost one read
+    assert all(s is first[0] for s in first) and other[2] == "b"
+    assert threading.get_ident() not in svc.threads  # the reads ran in worker threads
+    assert cache.hits == 3 and cache.misses == 2
+
+
+def test_a_new_version_or_a_commit_or_another_secret_misses():
+    cache, svc = SnapshotCache(), _CountingService()
+    ana = _Who("a", "sa")
+    forged = _Who("a", "guess")  # same player id, wrong secret: never Ana's entry
+
+    async def get(who, version):
+        return await snapshot_for(svc, "T", who, version, cache)
+
+    asyncio.run(get(ana, 1))
+    asyncio.run(get(ana, 2))
+    assert svc.calls == 2
+    cache.table_changed("T")  # a commit (chat does not move the version)
+    asyncio.run(get(ana, 2))
+    assert svc.calls == 3
+    cache.table_changed("other table")
+    asyncio.run(get(ana, 2))
+    assert svc.calls == 3
+    snap = asyncio.run(get(forged, 2))
+    assert svc.calls == 4 and snap[3] == 4
+    assert viewer_key("T", 2, 1, ana) != viewer_key("T", 2, 1, forged)
+
+
+def test_entries_expire_and_the_size_is_bounded():
+    clock = _Clock()
+    cache = SnapshotCache(ttl=10, max_entries=3, clock=clock)
+    cache.put(("T", 1), "x")
+    clock.t += 9
+    assert cache.get(("T", 1)) == "x"
+    clock.t += 2
+    assert cache.get(("T", 1)) is None
+    for i in range(5):
+        cache.put(("T", i), i)
+    assert [cache.get(("T", i)) for i in range(5)] == [None, None, 2, 3, 4]
+
+
+def test_refusals_are_not_cached():
+    cache = SnapshotCache()
+
+    class Missing:
+        calls = 0
+
+        def snapshot(self, code, who):
+            self.calls += 1
+            raise ValueError("table_not_found")
+
+    svc = Missing()
+    for _ in range(2):
+        with pytest.raises(ValueError):
+            asyncio.run(snapshot_for(svc, "T", _Who("a", "s"), 0, cache))
+    assert svc.calls == 2
+
+
+def test_the_cache_follows_the_real_service_commits(tmp_path, monkeypatch):
+    """A chat line changes no version: the on_change listener still makes the next read fresh."""
+    from pifecacheta import db, service
+
+    monkeypatch.setenv("PIFECACHETA_FIXED_SEED", "7")
+    real = service.TableService(db.init_db(f"sqlite:///{tmp_path / 't.db'}"))
+    cache = SnapshotCache()
+    real.on_change(cache.table_changed)
+    ana = real.identify(None, None, "Ana")
+    code = real.create_table(ana, CACHETA_7)
+    counting = _CountingService(real)
+    before = asyncio.run(snapshot_for(counting, code, ana, 5, cache))
+    real.chat(code, ana, "oi")
+    after = asyncio.run(snapshot_for(counting, code, ana, 5, cache))
+    assert counting.calls == 2 and before.chat == () and [c.text for c in after.chat] == ["oi"]
+
+
+def _engine_go_outs(match, seat) -> set:
+    return {a.discard for a in legal_actions(match, seat) if isinstance(a, GoOut) and a.discard is not None}
+
+
+def test_discard_action_is_a_go_out_exactly_when_the_engine_accepts_one():
+    """Seed 000 line 56: the leftover dropped on the pile goes out; any other card is a discard."""
+    match = new_match(PIFE, 2, seed=3)
+    seat = match.round.turn
+    match = apply(match, seat, Draw())
+    hand = parse_hand("AH 2H 3H QS KS AS 7C 7D 7H 9S")
+    match = replace(
+        match,
+        round=replace(
+            match.round, hands=tuple(hand if i == seat else h for i, h in enumerate(match.round.hands))
+        ),
+    )
+    view = player_view(match, seat)
+    nine_spades = hand[-1]
+    assert discard_action(view, nine_spades) == GoOut(discard=nine_spades)
+    apply(match, seat, discard_action(view, nine_spades))  # the engine agrees
+    for card in hand[:-1]:
+        assert discard_action(view, card) == Discard(card)
+    # not my turn, a spectator, or a card I do not hold: a plain discard (the engine judges it)
+    assert discard_action(player_view(match, 1 - seat), nine_spades) == Discard(nine_spades)
+    assert discard_action(spectator_view(match), nine_spades) == Discard(nine_spades)
+    assert discard_action(None, nine_spades) == Discard(nine_spades)
+
+
+@pytest.mark.parametrize("rules", [PIFE, CACHETA_7])
+def test_discard_action_agrees_with_the_engine_over_random_rounds(rules):
+    """Every card of every discard turn in random play: GoOut iff the engine lists GoOut(card)."""
+    rng = random.Random(11)
+    checked = 0
+    for seed in range(6):
+        match = new_match(rules, 3, seed=seed)
+        for _ in range(120):
+            r = match.round
+            if r is None or r.phase not in (Phase.DRAW, Phase.DISCARD):
+                break
+            seat = r.turn
+            if r.phase is Phase.DISCARD:
+                view = player_view(match, seat)
+                outs = _engine_go_outs(match, seat)
+                for card in view.hand:
+                    expected = GoOut(discard=card) if card in outs else Discard(card)
+                    assert discard_action(view, card) == expected
+                    checked += 1
+                choices = [a for a in legal_actions(match, seat) if isinstance(a, Discard)]
+            else:
+                choices = [Draw(), TakeDiscard()]
+            rng.shuffle(choices)
+            for action in choices:
+                try:
+                    match = apply(match, seat, action)
+                    break
+                except IllegalActionError:
+                    continue
+    assert checked > 500
