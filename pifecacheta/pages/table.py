@@ -617,6 +617,11 @@ def _rematch_vote(seat: Any) -> rx.Component:
     return rx.cond(seat.rematch, _badge(seat.name, "green", class_name="rematch-vote"))
 
 
+def _has_rematch_votes() -> Any:
+    """True (client side) when at least one seat already agreed to a rematch."""
+    return UI.seats.to_string().contains('"rematch":true')
+
+
 def _rematch() -> rx.Component:
     """REVANCHE at the end of a match (seed 000 line 70): who already agreed, or why there is none."""
     return rx.cond(
@@ -634,20 +639,34 @@ def _rematch() -> rx.Component:
                 ),
             ),
             rx.cond(UI.rematch_voted, rx.text(T["rematch.waiting"], size="2")),
-            rx.hstack(
-                rx.text(T["rematch.votes"], ":", size="2"),
-                rx.foreach(UI.seats, _rematch_vote),
-                spacing="2",
-                wrap="wrap",
-                align="center",
-                id="rematch-votes",
+            rx.cond(
+                _has_rematch_votes(),
+                rx.hstack(
+                    rx.text(T["rematch.votes"], ":", size="2"),
+                    rx.foreach(UI.seats, _rematch_vote),
+                    spacing="2",
+                    wrap="wrap",
+                    align="center",
+                    id="rematch-votes",
+                ),
             ),
             spacing="2",
         ),
         rx.vstack(
             rx.cond(
-                UI.has_outcome & (UI.outcome_kind != "gone_out") & (UI.outcome_kind != "last_with_lives"),
-                rx.text(T["rematch.none"], size="2", style={"opacity": "0.85"}, id="no-rematch"),
+                UI.has_outcome,
+                rx.text(
+                    rx.match(
+                        UI.outcome_kind,
+                        ("resigned", T["rematch.none.resigned"]),
+                        ("absence", T["rematch.none.absence"]),
+                        ("expired", T["rematch.none.expired"]),
+                        T["rematch.none.left"],
+                    ),
+                    size="2",
+                    style={"opacity": "0.85"},
+                    id="no-rematch",
+                ),
             ),
             rx.link(T["btn.new_table"], href="/", color_scheme="amber"),
             spacing="2",
