@@ -30,6 +30,7 @@ Prints one line per figure; exits 1 when a target is missed (so it can gate CI i
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import statistics
 import sys
@@ -129,16 +130,24 @@ def main() -> int:  # noqa: PLR0915 - one linear script
     ap.add_argument("--dev", action="store_true", help="dev server (AppHarness) instead of the prod export")
     ap.add_argument("--chromium", default=os.environ.get("PIFECACHETA_CHROMIUM", "/usr/bin/chromium"))
     ap.add_argument(
+        "--trace", action="store_true", help="print the backend's timeline of the last 3 moves (same process)"
+    )
+    ap.add_argument(
         "--profile-snapshots",
         action="store_true",
-        help="count and time TableService.snapshot calls in the backend (same process)",
+        help="count and time the backend's table reads (TableService.snapshots or .snapshot)",
     )
     args = ap.parse_args()
     snap_times: list[float] = []
+    snap_viewers: list[int] = []  # viewers per snapshots() call
+    read_name = "snapshot"
     if args.profile_snapshots:  # instrument the in-process backend (the app's code is unchanged)
         from pifecacheta.service import TableService
 
-        orig = TableService.snapshot
+        # the database read of the tabs' views: snapshots(code, whos) when the service has it
+        # (snapshot calls it with one viewer), else snapshot
+        read_name = "snapshots" if hasattr(TableService, "snapshots") else "snapshot"
+        orig = getattr(TableService, read_name)
 
         def timed(self: Any, *a: Any, **kw: Any) -> Any:
             t = time.perf_counter()
@@ -146,8 +155,48 @@ def main() -> int:  # noqa: PLR0915 - one linear script
                 return orig(self, *a, **kw)
             finally:
                 snap_times.append((time.perf_counter() - t) * 1000)
+                if read_name == "snapshots" and len(a) > 1:
+                    snap_viewers.append(len(a[1]))
 
-        TableService.snapshot = timed  # type: ignore[method-assign]
+        setattr(TableService, read_name, timed)
+
+    trace: list[tuple[str, float, str]] = []  # (what, epoch ms, detail)
+    if args.trace:  # server-side timeline of each move (same process, wall clock like the pages)
+        from reflex.app import EventNamespace
+
+        from pifecacheta.service import TableService
+
+        def wrap(owner: Any, name: str, label: str, detail: Any) -> None:
+            orig_fn = getattr(owner, name, None)
+            if orig_fn is None:
+                return
+
+            if asyncio.iscoroutinefunction(orig_fn):
+
+                async def traced_async(*a: Any, **kw: Any) -> Any:
+                    trace.append((label + ">", time.time() * 1000, detail(a, kw)))
+                    try:
+                        return await orig_fn(*a, **kw)
+                    finally:
+                        trace.append((label + "<", time.time() * 1000, detail(a, kw)))
+
+                setattr(owner, name, traced_async)
+            else:
+
+                def traced(*a: Any, **kw: Any) -> Any:
+                    trace.append((label + ">", time.time() * 1000, detail(a, kw)))
+                    try:
+                        return orig_fn(*a, **kw)
+                    finally:
+                        trace.append((label + "<", time.time() * 1000, detail(a, kw)))
+
+                setattr(owner, name, traced)
+
+        wrap(EventNamespace, "on_event", "event", lambda a, kw: str(a[2])[:80] if len(a) > 2 else "")
+        wrap(EventNamespace, "emit_update", "emit", lambda a, kw: str(kw.get("token", ""))[:8])
+        wrap(TableService, "act", "act", lambda a, kw: type(a[3]).__name__ if len(a) > 3 else "")
+        wrap(TableService, "snapshot", "snap", lambda a, kw: "")
+        wrap(TableService, "snapshots", "snaps", lambda a, kw: str(len(a[2])) if len(a) > 2 else "")
 
     from playwright.sync_api import expect, sync_playwright
 
@@ -206,6 +255,8 @@ def main() -> int:  # noqa: PLR0915 - one linear script
         samples_paint: list[float] = []
         kinds: list[str] = []
         snaps_at_start = len(snap_times)
+        moves_trace: list[tuple[float, list[float], list[tuple[str, float, str]]]] = []
+        trace.clear()
         frames_at_start = [len(p.evaluate(STATUS_JS)["versions"]) for p in screens]
         for _ in range(args.moves):
             seat = match.round.turn
@@ -240,17 +291,29 @@ def main() -> int:  # noqa: PLR0915 - one linear script
                 rec = next(r for r in recs if r[0] > v)
                 lat.append(rec[1] - t_click)
                 lat_paint.append(rec[2] - t_click)
+            if args.trace:
+                moves_trace.append((t_click, [rec_t for rec_t in lat], list(trace)))
+                trace.clear()
             per_move.append(max(lat))
             per_move_paint.append(max(lat_paint))
             samples += lat
             samples_paint += lat_paint
             kinds.append(type(action).__name__)
 
+        for t_click, lats, events in moves_trace[-3:]:
+            print(f"-- move: screens got it at +{', +'.join(f'{x:.0f}' for x in lats)} ms")
+            for what, t, detail in events:
+                if t >= t_click - 50:
+                    print(f"   {t - t_click:+8.1f} ms  {what:8s} {detail}")
         if args.profile_snapshots and snap_times:
-            print(summary(f"TableService.snapshot calls ({len(snap_times)} total since start)", snap_times))
+            print(
+                summary(f"TableService.{read_name} calls ({len(snap_times)} total since start)", snap_times)
+            )
         if args.profile_snapshots and per_move:
             n = len(snap_times) - snaps_at_start
-            print(f"snapshot calls during the moves: {n} ({n / len(per_move):.1f} per move)")
+            print(f"table reads during the moves: {n} ({n / len(per_move):.1f} per move)")
+            if snap_viewers:
+                print(f"viewers per read: mean {statistics.mean(snap_viewers):.1f}")
         if per_move:  # every websocket message carrying a TableUi, wanted or not
             frames = sum(
                 len(p.evaluate(STATUS_JS)["versions"]) - n

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import reflex as rx
+from reflex.state import _override_base_method
 
 from pifecacheta.rules.cards import Card
 from pifecacheta.state.backend import get_service, link_key
@@ -45,9 +46,37 @@ def _handler_call() -> Iterator[None]:
 
 
 class TableShared(rx.SharedState):
-    """Public, per-table: a change counter every linked viewer watches. Nothing secret."""
+    """Public, per-table: a change counter every linked viewer watches. Nothing secret.
+
+    Propagation fix (Reflex 0.10.1): after an event, the linked state's ``_previous_dirty_vars``
+    (the vars the event changed, which ``_modify_linked_states`` sends to every other linked
+    tab) is only refreshed by ``_clean``, i.e. when the event made the state dirty, and
+    ``_was_touched`` (the other trigger) only when the state is written. Left alone, the last
+    bump's ``{"version"}`` stayed there, so EVERY later event of any linked tab (a card click, a
+    dblclick) was fanned out to all the other tabs as a version change: each took the table's
+    lock in turn, re-evaluated ``ui`` and re-sent it, and the next real move queued behind them.
+    Here an event starts with "nothing changed" and ``_clean`` records exactly what it changed,
+    so only a real bump reaches the other tabs.
+    """
 
     version: int = 0
+
+    @_override_base_method
+    async def _internal_patch_linked_state(self, token: str, full_delta: bool = False) -> Any:
+        linked = await super()._internal_patch_linked_state(token, full_delta=full_delta)
+        # This event has changed nothing yet. ``_was_touched`` also decides the fan-out; it is
+        # otherwise reset only when the disk state manager writes the state (debounced), so a
+        # click right after a move fanned out too. Forgoing that pending write only loses a
+        # stale counter across a restart: every refresh reads the database anyway.
+        linked._previous_dirty_vars = None
+        linked._was_touched = False
+        return linked
+
+    @_override_base_method
+    def _clean(self) -> None:
+        changed = set(self.dirty_vars)
+        super()._clean()
+        self._previous_dirty_vars = changed or None
 
 
 def error_key(exc: BaseException) -> str:
