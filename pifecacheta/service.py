@@ -617,14 +617,22 @@ class TableService:
         ``view`` is ``player_view`` for the viewer's seat or ``spectator_view``: never the Match.
         Raises ServiceError("table_not_found").
         """
+        return self.snapshots(code, [who])[0]
+
+    def snapshots(self, code: str, whos: Sequence[Identity | None]) -> list[TableSnapshot]:
+        """:meth:`snapshot` for each of ``whos``, in order, from ONE read of the table.
+
+        After a change every open tab needs its own projection; reading the table, seats and
+        chat once for all of them (and the players in one query) instead of once per tab keeps
+        the refresh of a table of 4 players + spectators to a few queries. Each snapshot is
+        still built from that viewer's own projection only. Raises ServiceError("table_not_found").
+        """
         now = self._now()
         with self._read() as s:
-            me: Player | None = None
-            if who is not None:
-                try:
-                    me = self._verify(s, who)
-                except ServiceError:
-                    me = None
+            ids = {w.player_id for w in whos if w is not None and w.player_id and w.secret}
+            rows = (
+                {p.id: p for p in s.exec(select(Player).where(col(Player.id).in_(ids))).all()} if ids else {}
+            )
             ld = self._load(s, code)
             t, m = ld.table, ld.match
             chat_rows = list(
@@ -635,36 +643,54 @@ class TableService:
                     .limit(CHAT_HISTORY)
                 ).all()
             )
-        mine = ld.seat_of(me.id) if me is not None else None
-        my_seat = mine.seat if mine is not None and not mine.left else None
+        rules = rules_from_json(t.rules_json)
         creator = next((x.seat for x in ld.seats if x.player_id == t.creator_id), None)
-        view = None
-        if m is not None:
-            view = player_view(m, my_seat) if my_seat is not None else spectator_view(m)
         votes = frozenset(int(v) for v in json.loads(t.rematch_json).get("votes", []))
-        return TableSnapshot(
-            code=t.code,
-            rules=rules_from_json(t.rules_json),
-            status=t.status,
-            version=t.version,
-            creator_seat=creator,
-            seats=tuple(
-                SeatInfo(
-                    seat=x.seat,
-                    name=x.name,
-                    is_bot=x.bot is not None,
-                    is_me=me is not None and x.player_id == me.id,
-                    left=x.left,
+        chat = tuple(ChatLine(c.seat, c.name, c.text, c.at) for c in reversed(chat_rows))
+        rematch_offered = self._rematch_offered(ld)
+        spectator: PlayerView | None = None
+        out: list[TableSnapshot] = []
+        for who in whos:
+            me: Player | None = None
+            if who is not None and who.secret:
+                p = rows.get(who.player_id)
+                if p is not None and hmac.compare_digest(p.secret_hash, _hash_secret(who.secret)):
+                    me = p
+            mine = ld.seat_of(me.id) if me is not None else None
+            my_seat = mine.seat if mine is not None and not mine.left else None
+            view = None
+            if m is not None:
+                if my_seat is not None:
+                    view = player_view(m, my_seat)
+                else:
+                    spectator = spectator or spectator_view(m)
+                    view = spectator
+            out.append(
+                TableSnapshot(
+                    code=t.code,
+                    rules=rules,
+                    status=t.status,
+                    version=t.version,
+                    creator_seat=creator,
+                    seats=tuple(
+                        SeatInfo(
+                            seat=x.seat,
+                            name=x.name,
+                            is_bot=x.bot is not None,
+                            is_me=me is not None and x.player_id == me.id,
+                            left=x.left,
+                        )
+                        for x in ld.seats
+                    ),
+                    my_seat=my_seat,
+                    view=view,
+                    chat=chat,
+                    absence_claimable=self._absence_claimable(ld, my_seat, now),
+                    rematch_votes=votes,
+                    rematch_offered=rematch_offered,
                 )
-                for x in ld.seats
-            ),
-            my_seat=my_seat,
-            view=view,
-            chat=tuple(ChatLine(c.seat, c.name, c.text, c.at) for c in reversed(chat_rows)),
-            absence_claimable=self._absence_claimable(ld, my_seat, now),
-            rematch_votes=votes,
-            rematch_offered=self._rematch_offered(ld),
-        )
+            )
+        return out
 
     @staticmethod
     def _absence_claimable(ld: _Loaded, my_seat: int | None, now: datetime) -> bool:

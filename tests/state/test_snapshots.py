@@ -200,3 +200,69 @@ def test_discard_action_agrees_with_the_engine_over_random_rounds(rules):
                 except IllegalActionError:
                     continue
     assert checked > 500
+
+
+def test_snapshots_for_many_viewers_equal_one_snapshot_each(tmp_path, monkeypatch):
+    """service.snapshots: one read of the table, the same projections as snapshot per viewer."""
+    from pifecacheta import db, service
+
+    monkeypatch.setenv("PIFECACHETA_FIXED_SEED", "7")
+    real = service.TableService(db.init_db(f"sqlite:///{tmp_path / 't.db'}"))
+    ana, bruno, carla = (real.identify(None, None, n) for n in ("Ana", "Bruno", "Carla"))
+    code = real.create_table(ana, CACHETA_7)
+    real.join(code, bruno)
+    real.start(code, ana)
+    real.chat(code, bruno, "boa sorte")
+    forged = service.Identity(ana.player_id, "not-the-secret", "Ana")
+    whos = [ana, bruno, carla, forged, None, ana]
+    many = real.snapshots(code, whos)
+    assert many == [real.snapshot(code, w) for w in whos]
+    assert [s.my_seat for s in many] == [0, 1, None, None, None, 0]
+    assert many[0].view.hand and many[1].view.hand and set(many[0].view.hand).isdisjoint(many[1].view.hand)
+    assert all(s.view.hand == () for s in many[2:5])  # spectators, forged secret included
+    with pytest.raises(service.ServiceError):
+        real.snapshots("nope", [ana])
+
+
+def test_the_first_miss_reads_the_table_once_for_every_tab(tmp_path, monkeypatch):
+    """After a change, 6 tabs refresh at once: one batch read serves all of them."""
+    from pifecacheta import db, service
+
+    monkeypatch.setenv("PIFECACHETA_FIXED_SEED", "7")
+    real = service.TableService(db.init_db(f"sqlite:///{tmp_path / 't.db'}"))
+    cache = SnapshotCache()
+    real.on_change(cache.table_changed)
+    people = [real.identify(None, None, n) for n in ("Ana", "Bruno", "Carla", "Davi", "Eva", "Fabi")]
+    code = real.create_table(people[0], PIFE)
+    for p in people[1:4]:
+        real.join(code, p)
+    real.start(code, people[0])
+
+    class Counting:
+        def __init__(self) -> None:
+            self.batches: list[int] = []
+            self.singles = 0
+
+        def snapshot(self, c, who):
+            self.singles += 1
+            return real.snapshot(c, who)
+
+        def snapshots(self, c, whos):
+            self.batches.append(len(whos))
+            return real.snapshots(c, whos)
+
+    svc = Counting()
+
+    async def every_tab(version):
+        return await asyncio.gather(*(snapshot_for(svc, code, w, version, cache) for w in people))
+
+    first = asyncio.run(every_tab(1))  # nobody seen yet: concurrent misses wait for one read
+    assert [s.my_seat for s in first] == [0, 1, 2, 3, None, None]
+    version = first[1].version
+    real.act(code, people[1], Draw(), expected_version=version)  # seat 1 plays first
+    svc.batches.clear()
+    svc.singles = 0
+    after = asyncio.run(every_tab(2))
+    assert svc.batches == [6] and svc.singles == 0  # all six tabs known: one read
+    assert [s.view.hand_counts[1] for s in after] == [10] * 6
+    assert after == [real.snapshot(code, w) for w in people]
