@@ -28,6 +28,8 @@ class Session(rx.State):
     player_id: str = rx.LocalStorage("", name="pc_player")
     secret: str = rx.LocalStorage("", name="pc_secret")
     name: str = rx.LocalStorage("", name="pc_name")
+    _verified: tuple[str, str, str] | None = None  # (player_id, secret, name) identify accepted
+    _verified_name: str = ""
 
     @rx.var
     def t(self) -> dict[str, str]:
@@ -78,8 +80,16 @@ class Session(rx.State):
         ``name``: a new display name (sanitised by the service, 1-24 characters).
         Returns the service's ``Identity``. Raises ``ServiceError("bad_name")`` for a bad name.
         """
+        if not name and self._verified and self._verified == (self.player_id, self.secret, self.name):
+            # already checked by this tab (the table page's on_load asks twice): a player row is
+            # never deleted and its secret never changes, so the answer cannot have changed
+            from pifecacheta.service import Identity
+
+            return Identity(player_id=self.player_id, secret=self.secret, name=self._verified_name)
         who = get_service().identify(self.player_id or None, self.secret or None, name or self.name or None)
         self.player_id, self.secret = who.player_id, who.secret
         if name or self.name:
             self.name = who.name
+        self._verified = (self.player_id, self.secret, self.name)
+        self._verified_name = who.name
         return who

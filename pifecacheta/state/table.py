@@ -26,7 +26,7 @@ from reflex.state import _override_base_method
 from pifecacheta.rules.cards import Card
 from pifecacheta.state.backend import get_service, link_key
 from pifecacheta.state.session import Session
-from pifecacheta.state.snapshots import discard_action, snapshot_for
+from pifecacheta.state.snapshots import CACHE, discard_action, snapshot_for
 from pifecacheta.state.view_model import TableUi, table_ui
 
 log = logging.getLogger(__name__)
@@ -189,9 +189,14 @@ class TableState(rx.State):
         shared = await self.get_state(TableShared)
         await shared._link_to(link_key(code))
         self.join_name = session.name
+        before = CACHE.generation(code)
         if session.name:
             await self._join()
-        return await self._changed()
+        if CACHE.generation(code) != before:  # the join seated us: the others must see it
+            return await self._changed()
+        # A reload or a spectator changes nothing: no bump, so the other tabs are not refreshed
+        # (this tab's ``ui`` is evaluated and sent with this event's delta anyway).
+        return None
 
     async def _join(self) -> None:
         try:
