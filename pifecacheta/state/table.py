@@ -4,11 +4,16 @@
 public var is ``version``, a counter bumped after every change the service commits. It holds
 NO hands, stock or seed: public vars of a shared state reach every linked tab.
 
-``TableState`` is private to one browser tab. Its cached computed var ``ui`` depends on
+``TableState`` is private to one browser tab. Its computed var ``ui`` reads
 ``TableShared.version``: when any viewer (or a bot, or the sweeper) bumps the version, Reflex
-recomputes ``ui`` for every linked tab, each from ``service.snapshot`` with that tab's own
-identity, so each hand reaches only its owner. A reload gives the same view: everything comes
-from the database through the service.
+re-evaluates ``ui`` for every linked tab, each from that tab's own snapshot (its own identity),
+so each hand reaches only its owner. A reload gives the same view: everything comes from the
+database through the service.
+
+Live-update cost (issue 3 item 10): a move is one service call; then ONE read of the table
+serves every tab (``state/snapshots.py``: per-viewer cache keyed by table version and change
+generation, ``service.snapshots``), off the event loop; ``ui`` is sent to a tab only when it
+changed, and only a version bump fans out to the other tabs (``TableShared``).
 """
 
 from __future__ import annotations
