@@ -92,6 +92,18 @@ class SnapshotCache:
             for key in [k for k in self._entries if isinstance(k, tuple) and k and k[0] == code]:
                 del self._entries[key]
 
+    def forget_viewer(self, code: str, who: Any) -> None:
+        """Drop ``who``'s entries of table ``code``: its next read goes to the database.
+
+        A page load calls it: a reload must show the table as it is now even when nothing
+        went through the service (e.g. the 48 hours of ENCERRAR POR AUSÊNCIA, seed 000 line 72,
+        passing). Other viewers' entries stay.
+        """
+        ident = viewer_key(code, 0, 0, who)[3:]
+        with self._lock:
+            for key in [k for k in self._entries if isinstance(k, tuple) and k[0] == code and k[3:] == ident]:
+                del self._entries[key]
+
     def get(self, key: Hashable) -> Any | None:
         """The stored value for ``key``, or None when absent or older than ``ttl``."""
         now = self._clock()

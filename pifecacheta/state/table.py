@@ -194,6 +194,7 @@ class TableState(rx.State):
         shared = await self.get_state(TableShared)
         await shared._link_to(link_key(code))
         self.join_name = session.name
+        CACHE.forget_viewer(code, self._who())  # a (re)load shows the table as it is now
         before = CACHE.generation(code)
         if session.name:
             await self._join()

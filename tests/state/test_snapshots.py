@@ -266,3 +266,19 @@ def test_the_first_miss_reads_the_table_once_for_every_tab(tmp_path, monkeypatch
     assert svc.batches == [6] and svc.singles == 0  # all six tabs known: one read
     assert [s.view.hand_counts[1] for s in after] == [10] * 6
     assert after == [real.snapshot(code, w) for w in people]
+
+
+def test_a_page_load_forgets_only_its_own_entries():
+    cache, svc = SnapshotCache(), _CountingService()
+    ana, bruno = _Who("a", "sa"), _Who("b", "sb")
+
+    async def read(who):
+        return await snapshot_for(svc, "T", who, 4, cache)
+
+    for who in (ana, bruno):
+        asyncio.run(read(who))
+    cache.forget_viewer("T", ana)
+    cache.forget_viewer("other", bruno)
+    asyncio.run(read(ana))
+    asyncio.run(read(bruno))
+    assert svc.calls == 3  # Ana read again, Bruno's entry stayed
