@@ -76,7 +76,15 @@ def page_shell(*children: Any) -> rx.Component:
         top_bar(),
         rx.box(
             *children,
-            style={"max_width": "1100px", "margin": "0 auto", "padding": "0.6em 0.6em 2em"},
+            # overflow_wrap "anywhere": a long word (a 24-letter name, a chat line without spaces)
+            # breaks instead of widening a phone screen; inherited by every text on the page.
+            style={
+                "max_width": "1100px",
+                "margin": "0 auto",
+                "padding": "0.6em 0.6em 2em",
+                "overflow_wrap": "anywhere",
+                "min_width": "0",
+            },
         ),
         style={"min_height": "100vh", "background": FELT, "color": "white"},
         lang=Session.language,
