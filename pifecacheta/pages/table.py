@@ -20,6 +20,18 @@ def _fill(key: str, name: Any) -> Any:
     return T[key].replace("{name}", name)
 
 
+# A player's name on one line, cut with "…" when it does not fit (a 24-letter name without
+# spaces must not push a 390 px phone screen sideways); ``min_width: 0`` lets a flex row shrink it.
+NAME_STYLE: dict[str, str] = {
+    "white_space": "nowrap",
+    "overflow": "hidden",
+    "text_overflow": "ellipsis",
+    "min_width": "0",
+}
+# Free text (chat lines, sentences holding a name): breaks anywhere rather than overflow.
+WRAP_STYLE: dict[str, str] = {"overflow_wrap": "anywhere", "word_break": "break-word", "min_width": "0"}
+
+
 def _badge(text: Any, colour: str, **props: Any) -> rx.Component:
     return rx.badge(text, color_scheme=colour, variant="solid", size="1", **props)
 
@@ -32,17 +44,18 @@ def _lobby_seat(seat: Any) -> rx.Component:
             seat.empty,
             rx.text(T["seat.free"], style={"opacity": "0.6", "font_style": "italic"}),
             rx.hstack(
-                rx.text(seat.name, weight="bold"),
+                rx.text(seat.name, weight="bold", class_name="seat-name", style=NAME_STYLE),
                 rx.cond(seat.is_me, _badge(T["badge.you"], "amber")),
                 rx.cond(seat.is_bot, _badge(T["badge.bot"], "gray")),
                 rx.cond(seat.creator, _badge(T["badge.creator"], "green")),
                 spacing="2",
                 align="center",
+                style={"min_width": "0"},
             ),
         ),
         align="center",
         padding="0.4em 0.6em",
-        style={"background": "rgba(0,0,0,0.2)", "border_radius": "0.5em"},
+        style={"background": "rgba(0,0,0,0.2)", "border_radius": "0.5em", "min_width": "0"},
         width="100%",
         class_name="lobby-seat",
     )
@@ -139,12 +152,8 @@ def _seat_panel(seat: Any) -> rx.Component:
                 seat.name,
                 weight="bold",
                 size="2",
-                style={
-                    "white_space": "nowrap",
-                    "overflow": "hidden",
-                    "text_overflow": "ellipsis",
-                    "max_width": "9em",
-                },
+                class_name="seat-name",
+                style={**NAME_STYLE, "max_width": "9em"},
             ),
             rx.cond(
                 seat.dealer,
@@ -201,6 +210,7 @@ def _seat_panel(seat: Any) -> rx.Component:
             "padding": "0.35em 0.6em",
             "border_radius": "0.6em",
             "min_width": "7.5em",
+            "max_width": "100%",
             "background": rx.cond(seat.turn, "rgba(255,215,0,0.28)", "rgba(0,0,0,0.28)"),
             "border": rx.cond(seat.turn, "2px solid #ffd700", "2px solid transparent"),
             "opacity": rx.cond(seat.out | seat.left, "0.6", "1"),
@@ -543,7 +553,11 @@ def _is_chat_error(message: Any) -> Any:
 def _chat_line(line: Any) -> rx.Component:
     """One chat line; the text is a Var rendered as a text node, never as markup (seed 000 line 74)."""
     return rx.text(
-        rx.text(line.name, ": ", as_="span", weight="bold"), line.text, size="2", class_name="chat-line"
+        rx.text(line.name, ": ", as_="span", weight="bold"),
+        line.text,
+        size="2",
+        class_name="chat-line",
+        style=WRAP_STYLE,
     )
 
 
@@ -603,7 +617,7 @@ def _meld(meld: Any) -> rx.Component:
 
 def _lives_row(seat: Any) -> rx.Component:
     return rx.hstack(
-        rx.text(seat.name, weight="bold", style={"min_width": "7em"}),
+        rx.text(seat.name, weight="bold", class_name="seat-name", style={**NAME_STYLE, "width": "7em"}),
         rx.text("♥ ", seat.lives, " ", T["table.lives"]),
         rx.cond(seat.lives_lost > 0, rx.text("(−", seat.lives_lost, ")", style={"color": "#ffb4b4"})),
         rx.cond(seat.out, _badge(T["badge.out"], "red")),
@@ -614,7 +628,10 @@ def _lives_row(seat: Any) -> rx.Component:
 
 
 def _rematch_vote(seat: Any) -> rx.Component:
-    return rx.cond(seat.rematch, _badge(seat.name, "green", class_name="rematch-vote"))
+    return rx.cond(
+        seat.rematch,
+        _badge(seat.name, "green", class_name="rematch-vote", style={**NAME_STYLE, "max_width": "12em"}),
+    )
 
 
 def _has_rematch_votes() -> Any:
