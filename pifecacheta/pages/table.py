@@ -118,13 +118,18 @@ def waiting_room() -> rx.Component:
                         size="3",
                         color_scheme="amber",
                     ),
-                    rx.button(
-                        T["btn.add_bots"],
-                        on_click=TableState.add_bots,
-                        disabled=~UI.can_add_bots,
-                        size="3",
-                        variant="soft",
-                        color_scheme="gray",
+                    # not offered once the four seats are taken (nothing left to fill)
+                    rx.cond(
+                        UI.seated < 4,
+                        rx.button(
+                            T["btn.add_bots"],
+                            on_click=TableState.add_bots,
+                            disabled=~UI.can_add_bots,
+                            size="3",
+                            variant="soft",
+                            color_scheme="gray",
+                            id="add-bots",
+                        ),
                     ),
                     wrap="wrap",
                 ),
