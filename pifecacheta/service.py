@@ -26,7 +26,7 @@ import secrets
 import threading
 import unicodedata
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime, timedelta
@@ -173,6 +173,31 @@ def clean_name(name: str) -> str:
     if not text:
         raise ServiceError("bad_name", "a name needs 1 to 24 visible characters")
     return text
+
+
+def distinct_name(name: str, taken: Iterable[str]) -> str:
+    """``name``, or ``name`` + " 2", " 3", ... when someone at the table already has it, so two
+    players who both call themselves "Ana" can be told apart at the table, in FIM DA RODADA and
+    in the chat. Compared without case; the result still fits in 24 characters (the name is cut
+    before the number).
+
+    >>> distinct_name("Ana", ["Bia"])
+    'Ana'
+    >>> distinct_name("Ana", ["ana", "Ana 2"])
+    'Ana 3'
+    >>> len(distinct_name("x" * 24, ["x" * 24]))
+    24
+    """
+    used = {n.casefold() for n in taken}
+    if name.casefold() not in used:
+        return name
+    n = 2
+    while True:
+        suffix = f" {n}"
+        candidate = name[: NAME_MAX - len(suffix)].rstrip() + suffix
+        if candidate.casefold() not in used:
+            return candidate
+        n += 1
 
 
 def _clean_chat(text: str) -> str:
@@ -473,7 +498,8 @@ class TableService:
                     taken = {x.seat for x in ld.seats}
                     seat = min(i for i in range(MAX_SEATS) if i not in taken)
                     assert ld.table.id is not None
-                    s.add(Seat(table_id=ld.table.id, seat=seat, player_id=p.id, name=p.name))
+                    name = distinct_name(p.name, (x.name for x in ld.seats))
+                    s.add(Seat(table_id=ld.table.id, seat=seat, player_id=p.id, name=name))
                     self._save(
                         s, ld.table, ld.table.version, {"type": "join"}, seat=seat, actor=f"player:{p.id}"
                     )
@@ -508,8 +534,10 @@ class TableService:
             if not names:
                 return
             assert t.id is not None
+            shown = [x.name for x in ld.seats]
             for seat, name in zip(free, names, strict=False):
-                s.add(Seat(table_id=t.id, seat=seat, bot=name, name=name))
+                shown.append(distinct_name(name, shown))  # a person may be called "Tito" too
+                s.add(Seat(table_id=t.id, seat=seat, bot=name, name=shown[-1]))
             self._save(
                 s, t, t.version, {"type": "add_bots", "names": names}, seat=None, actor=f"player:{p.id}"
             )
