@@ -16,6 +16,7 @@ import logging
 import reflex as rx
 
 from pifecacheta.pages.lobby import lobby_page
+from pifecacheta.pages.not_found import not_found_page
 from pifecacheta.pages.table import table_page
 from pifecacheta.state.backend import get_service
 from pifecacheta.state.lobby import LobbyState
@@ -59,5 +60,7 @@ app.add_page(lobby_page, route="/", title="Pife ou Cacheta", on_load=[Session.in
 app.add_page(
     table_page, route="/mesa/[code]", title="Pife ou Cacheta · Mesa", on_load=[Session.init, TableState.load]
 )
+# Any unknown address: a translated "page not found" with a link to create a table.
+app.add_page(not_found_page, route="404", title="Pife ou Cacheta · 404", on_load=[Session.init])
 app.register_lifespan_task(live_updates)
 app.register_lifespan_task(sweeper_task)
