@@ -59,6 +59,9 @@ class Style:
             next player and the announced ones.
         take_margin: how much better the hand must get to take the discard (the pick is public).
         announce_needs_live: announce NA BOA only if some out is still unseen.
+        cacheta_announced_only: in Cacheta, defend only against announced (NA BOA) players,
+            who jump the queue on any discard of an out (seed 000 line 64); the next player's
+            plain pick is not worth the cards kept back to avoid it.
         noise: random jitter added to values (a human-looking, weaker bot).
     """
 
@@ -71,6 +74,7 @@ class Style:
     take_margin: float = 0.0
     announce_needs_live: bool = False
     noise: float = 0.0
+    cacheta_announced_only: bool = False
 
 
 class Table:
@@ -85,8 +89,11 @@ class Table:
         self.threats = self._threats()
         self.picked = [tuple(c.face for c in cs) for cs in view.picked_up]
         self.thrown: list[set[Face]] = [set() for _ in range(view.seats)]
+        #: per seat, the face of its latest discard still on the pile
+        self.last_thrown: list[Face | None] = [None] * view.seats
         for c, by in zip(view.discard_pile, view.discarded_by, strict=False):
             self.thrown[by].add(c.face)
+            self.last_thrown[by] = c.face
 
     def _threats(self) -> list[tuple[int, float]]:
         """(seat, weight) of the opponents a discard may feed."""
@@ -102,6 +109,8 @@ class Table:
         # Late in the round every hand is closer to going out.
         late = min(1.0, len(v.discard_pile) / 24.0)
         out: list[tuple[int, float]] = []
+        if not pife and self.style.cacheta_announced_only:
+            return [(s, 4.0) for s in active if s in v.announced]
         for s in active:
             w = 0.0
             if s == nxt:
@@ -124,6 +133,8 @@ class Table:
         live = sum(unseen[g] for g in neigh) / 12.0  # dead faces are safe
         total = 0.0
         for s, w in self.threats:
+            if self.style.cacheta_announced_only and s in self.view.announced and self.last_thrown[s] == face:
+                continue  # an announced player who threw this face could not go out with it
             wanted = 0.15 + live
             for p in self.picked[s]:
                 if p != face and p in neigh:

@@ -117,3 +117,19 @@ def test_never_discards_the_taken_card_or_its_twin(name: str) -> None:
         a = bot_action(name, player_view(m, 0), random.Random(seed))
         assert isinstance(a, Discard) and a.card.face != Card.parse("9S").face
         apply(m, 0, a)
+
+
+def test_luna_defends_against_an_announced_player_who_is_not_next() -> None:
+    # Cacheta: Luna weighs only announced players (they jump the queue, seed 000 line 64).
+    # Seat 2 announced and publicly holds 8C 8D: Luna throws the lone KC, not the lone 8S.
+    hands = ["2C 3C 4C 5D 6D 7D 10H JH 8S KC", "2D 4H 6H 9C 10C QD KS 3S 5C", "8C 8D AH 2H 3H 4S 5S 6S JD"]
+    m = position(
+        CACHETA_7,
+        hands,
+        turn=0,
+        phase=Phase.DISCARD,
+        vira="9D",
+        announced=frozenset({2}),
+        picked_up=["", "", "8C 8D"],
+    )
+    assert bot_action("Luna", player_view(m, 0), random.Random(1)) == Discard(Card.parse("KC"))
