@@ -9,7 +9,7 @@ import reflex as rx
 from pifecacheta.components.cards import DnDDiv, card_back, card_face, empty_slot
 from pifecacheta.components.common import page_shell
 from pifecacheta.state.session import Session
-from pifecacheta.state.table import TableState
+from pifecacheta.state.table import TableShared, TableState
 
 UI = TableState.ui
 T = Session.t
@@ -30,6 +30,22 @@ NAME_STYLE: dict[str, str] = {
 }
 # Free text (chat lines, sentences holding a name): breaks anywhere rather than overflow.
 WRAP_STYLE: dict[str, str] = {"overflow_wrap": "anywhere", "word_break": "break-word", "min_width": "0"}
+
+
+# A refusal is shown until the table changes (the shared version moves on) or the viewer acts
+# again; once stale it still stays MESSAGE_LINGER for reading, then this CSS animation hides it
+# (no server timer: the browser runs it, and a new refusal restarts it).
+MESSAGE_LINGER = "3s"
+_HIDE_KEYFRAMES = (
+    "@keyframes pfc-hide {to {opacity: 0; visibility: hidden; height: 0; padding: 0; margin: 0; "
+    "overflow: hidden; border: 0}}"
+)
+
+
+def _message_style(**extra: Any) -> dict[str, Any]:
+    """Style of a refusal callout: fades out MESSAGE_LINGER after the table changed."""
+    fresh = TableState.message_version == TableShared.version
+    return {**extra, "animation": rx.cond(fresh, "none", f"pfc-hide 0.3s ease {MESSAGE_LINGER} forwards")}
 
 
 def _badge(text: Any, colour: str, **props: Any) -> rx.Component:
@@ -605,6 +621,7 @@ def _chat() -> rx.Component:
                 size="1",
                 width="100%",
                 on_click=TableState.clear_message(TableState.message_serial),
+                style=_message_style(),
             ),
         ),
         width="100%",
@@ -833,7 +850,7 @@ def table_board() -> rx.Component:
                 id="message",
                 width="100%",
                 on_click=TableState.clear_message(TableState.message_serial),
-                style={"cursor": "pointer"},
+                style=_message_style(cursor="pointer"),
             ),
         ),
         rx.cond(~UI.round_over & ~UI.match_over, _status_line()),
@@ -855,6 +872,7 @@ def table_board() -> rx.Component:
 def table_page() -> rx.Component:
     """``/mesa/<code>``."""
     return page_shell(
+        rx.el.style(_HIDE_KEYFRAMES),
         rx.cond(
             UI.found,
             rx.cond(UI.status == "lobby", waiting_room(), table_board()),

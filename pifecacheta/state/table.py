@@ -136,6 +136,9 @@ class TableState(rx.State):
     dragging: str = ""  # card id being dragged
     message: str = ""  # catalog key of the last refusal, "" when none
     message_serial: int = 0
+    # TableShared.version when the message was given: the page hides the message once the
+    # table changes (the shared version moves on), or on the viewer's next action.
+    message_version: int = -1
     join_name: str = ""
     invite_url: str = ""
     me: str = ""  # my player id (not secret)
@@ -211,7 +214,7 @@ class TableState(rx.State):
             if not _is_refusal(exc):
                 raise
             if getattr(exc, "code", "") != "table_not_found":
-                self.message = error_key(exc)
+                await self._refused(exc)
 
     @rx.event
     def set_join_name(self, name: str) -> None:
@@ -226,8 +229,7 @@ class TableState(rx.State):
             who = session._identity(self.join_name.strip() or None)
         except Exception as exc:  # noqa: BLE001
             if _is_refusal(exc):
-                self.message = error_key(exc)
-                return None
+                return await self._refused(exc)
             raise
         self.me, self._secret, self._name = who.player_id, who.secret, who.name
         await self._join()
@@ -404,14 +406,15 @@ class TableState(rx.State):
             await _in_thread(fn, get_service(), self._who())
         except Exception as exc:  # noqa: BLE001
             if _is_refusal(exc):
-                return self._refused(exc)
+                return await self._refused(exc)
             raise
         self.message = ""
         return await self._changed()
 
-    def _refused(self, exc: BaseException) -> Any:
+    async def _refused(self, exc: BaseException) -> Any:
         self.message = error_key(exc)
         self.message_serial += 1
+        self.message_version = (await self.get_state(TableShared)).version
         return None
 
     async def _changed(self) -> None:

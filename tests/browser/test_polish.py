@@ -1,0 +1,74 @@
+"""A newcomer's findings, checked in a real browser: long names on a phone, refusals that go
+away when the table changes, COMPLETAR COM ROBÔS only while a seat is free, a translated 404."""
+
+from __future__ import annotations
+
+from _replay import hand, wait_my_turn
+from playwright.sync_api import expect
+
+LONG_A = "Maximilianoooooooooooooo"  # 24 characters, no space
+LONG_B = "Bernardinhoooooooooooooo"
+PHONE = 390
+
+
+def _no_sideways_scroll(page) -> None:
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE, f"page is {width} px wide on a {PHONE} px phone"
+
+
+def test_long_names_refusal_and_full_table_on_a_phone(app_harness, new_page, shot):
+    a = new_page(width=PHONE, height=844)
+    a.goto(app_harness.frontend_url)
+    a.locator("#name-input").fill(LONG_A)
+    a.locator("#mode-pife").click()
+    a.get_by_role("button", name="CRIAR MESA").click()
+    a.wait_for_url("**/mesa/**")
+    b = new_page(width=PHONE, height=844)
+    b.goto(a.url)
+    b.locator("#join-name").fill(LONG_B)
+    b.get_by_role("button", name="SENTAR À MESA").click()
+    expect(a.locator(".lobby-seat").filter(has_text=LONG_B)).to_be_visible()
+    _no_sideways_scroll(a)
+    # COMPLETAR COM ROBÔS fills the two free seats, then is no longer offered
+    expect(a.locator("#add-bots")).to_be_enabled()
+    a.locator("#add-bots").click()
+    expect(a.locator(".lobby-seat").filter(has_text="Tito")).to_be_visible()
+    expect(a.locator("#add-bots")).to_have_count(0)
+    a.get_by_role("button", name="COMEÇAR").click()
+    expect(hand(a)).to_have_count(9)
+    # a 200-character chat line without spaces wraps instead of widening the phone screen
+    a.locator("#chat input").fill("k" * 200)
+    a.get_by_role("button", name="ENVIAR").click()
+    for p in (a, b):
+        expect(p.locator(".chat-line")).to_have_count(1)
+        _no_sideways_scroll(p)
+    shot(a, "long_name_table_390_pt")
+    # a refusal (not Ana's turn: seat 1 plays first) stays while the table does not change ...
+    a.get_by_test_id("stock").click()
+    alert = a.locator("#message")
+    expect(alert).to_have_text("Não é a sua vez.")
+    a.wait_for_timeout(1500)
+    expect(alert).to_be_visible()
+    # ... and goes away after the next table update (Bernardinho draws), once read
+    wait_my_turn(b)
+    b.get_by_role("button", name="COMPRAR").click()
+    expect(hand(b)).to_have_count(10)
+    expect(alert).to_be_hidden(timeout=8_000)
+    # a new refusal shows again; the viewer's own next action clears it at once
+    a.get_by_test_id("stock").click()
+    expect(alert).to_be_visible()
+    hand(a).first.click()
+    expect(alert).to_have_count(0)
+
+
+def test_unknown_address_shows_a_translated_404(app_harness, new_page):
+    pt = new_page(width=PHONE, height=844)
+    pt.goto(app_harness.frontend_url.rstrip("/") + "/nao/existe")
+    expect(pt.locator("#not-found-title")).to_have_text("Página não encontrada")
+    expect(pt.get_by_text("404: Page not found")).to_have_count(0)
+    es = new_page(locale="es-AR")
+    es.goto(app_harness.frontend_url.rstrip("/") + "/no-existe")
+    expect(es.locator("#not-found-title")).to_have_text("Página no encontrada")
+    es.get_by_role("button", name="NUEVA MESA").click()
+    es.wait_for_url(app_harness.frontend_url.rstrip("/") + "/")
+    expect(es.get_by_role("button", name="CREAR MESA")).to_be_visible()
