@@ -748,6 +748,15 @@ def round_over_panel() -> rx.Component:
                     weight="bold",
                     id="went-out",
                 ),
+                rx.cond(
+                    UI.result_has_taken,
+                    rx.hstack(
+                        rx.text(_fill("round.took_card", UI.result_winner), size="2"),
+                        card_face(UI.result_taken, size="sm"),
+                        align="center",
+                        id="taken-card",
+                    ),
+                ),
                 rx.text(T["round.melds"], size="2"),
                 rx.flex(rx.foreach(UI.result_melds, _meld), wrap="wrap", gap="0.6em", id="melds"),
                 rx.cond(

@@ -118,6 +118,9 @@ class TableUi:
     result_melds: list[MeldUi] = dataclasses.field(default_factory=list)
     result_has_discard: bool = False
     result_discard: CardUi = dataclasses.field(default_factory=CardUi)
+    # out-of-turn go-out (louca / furou a fila): the discarded card the winner went out with
+    result_has_taken: bool = False
+    result_taken: CardUi = dataclasses.field(default_factory=CardUi)
     has_outcome: bool = False
     outcome_kind: str = ""  # gone_out | last_with_lives | resigned | absence | expired
     outcome_winner: str = ""
@@ -253,6 +256,10 @@ def table_ui(snap: Any, *, bots_available: bool = False) -> TableUi:
         ui.result_melds = [
             MeldUi(cards=[card_ui(c, wilds=wilds) for c in m.cards]) for m in result.plan.melds
         ]
+        picked = tuple(view.picked_up[result.winner]) if result.out_of_turn and view.picked_up else ()
+        if picked:  # the card jumped on is the last one the winner took from the pile (match.py)
+            ui.result_has_taken = True
+            ui.result_taken = card_ui(picked[-1], wilds=wilds)
         if result.plan.discard is not None:
             ui.result_has_discard = True
             ui.result_discard = card_ui(result.plan.discard, wilds=wilds)
