@@ -751,7 +751,16 @@ def round_over_panel() -> rx.Component:
                 rx.cond(
                     UI.result_has_taken,
                     rx.hstack(
-                        rx.text(_fill("round.took_card", UI.result_winner), size="2"),
+                        rx.text(
+                            rx.cond(
+                                UI.result_discarder != "",
+                                _fill("round.took_card_from", UI.result_winner).replace(
+                                    "{from}", UI.result_discarder
+                                ),
+                                _fill("round.took_card", UI.result_winner),
+                            ),
+                            size="2",
+                        ),
                         card_face(UI.result_taken, size="sm"),
                         align="center",
                         id="taken-card",

@@ -121,13 +121,15 @@ class Outcome:
 @dataclass(frozen=True)
 class RoundResult:
     """A go-out: ``winner`` seat, its ``plan`` (melds are public at round end, seed 000
-    line 68), ``out_of_turn`` (Pife: bater com a louca; Cacheta: jumped the queue), and
-    ``lives_lost`` per seat this round (all zero in Pife)."""
+    line 68), ``out_of_turn`` (Pife: bater com a louca; Cacheta: jumped the queue),
+    ``lives_lost`` per seat this round (all zero in Pife), and ``discarder``: for an
+    out-of-turn go-out, the seat whose discard the winner went out on (None otherwise)."""
 
     winner: int
     plan: GoOutPlan
     out_of_turn: bool
     lives_lost: tuple[int, ...]
+    discarder: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -302,6 +304,7 @@ def _result_out(r: RoundResult) -> dict[str, Any]:
     return {
         "winner": r.winner,
         "out_of_turn": r.out_of_turn,
+        "discarder": r.discarder,
         "lives_lost": list(r.lives_lost),
         "melds": [
             {
@@ -330,6 +333,7 @@ def _result_in(d: dict[str, Any]) -> RoundResult:
         plan=GoOutPlan(melds=melds, discard=discard),
         out_of_turn=bool(d["out_of_turn"]),
         lives_lost=tuple(int(x) for x in d["lives_lost"]),
+        discarder=None if d.get("discarder") is None else int(d["discarder"]),
     )
 
 
@@ -587,12 +591,14 @@ def _discard(match: Match, seat: int | None, action: Action) -> Match:
             plain=r.plain | plain,
             picked_up=_with(r.picked_up, other, r.picked_up[other] + (card,)),
         )
-        return _gone_out(match, r, other, plan, out_of_turn=True)
+        return _gone_out(match, r, other, plan, out_of_turn=True, discarder=s)
     nxt = _after(s, active_seats(match), match.seats)[0]
     return replace(match, round=replace(r, turn=nxt, phase=Phase.DRAW))
 
 
-def _gone_out(match: Match, r: Round, seat: int, plan: GoOutPlan, *, out_of_turn: bool) -> Match:
+def _gone_out(
+    match: Match, r: Round, seat: int, plan: GoOutPlan, *, out_of_turn: bool, discarder: int | None = None
+) -> Match:
     """Apply a go-out: melds on the table, lives, result, maybe the outcome (lines 60, 66)."""
     hand = r.hands[seat]
     melded = tuple(c for m in plan.melds for c in m.cards)
@@ -621,7 +627,9 @@ def _gone_out(match: Match, r: Round, seat: int, plan: GoOutPlan, *, out_of_turn
         outcome = None
         if len(still) <= 1:
             outcome = Outcome(Termination.LAST_WITH_LIVES, still[0] if still else None)
-    result = RoundResult(winner=seat, plan=plan, out_of_turn=out_of_turn, lives_lost=tuple(lost))
+    result = RoundResult(
+        winner=seat, plan=plan, out_of_turn=out_of_turn, lives_lost=tuple(lost), discarder=discarder
+    )
     r = replace(
         r,
         hands=_with(r.hands, seat, melded),

@@ -114,6 +114,7 @@ class TableUi:
     has_result: bool = False
     result_winner: str = ""
     result_out_of_turn: bool = False
+    result_discarder: str = ""  # whose discard the winner went out on (louca / furou a fila)
     result_with_ten: bool = False
     result_melds: list[MeldUi] = dataclasses.field(default_factory=list)
     result_has_discard: bool = False
@@ -260,6 +261,9 @@ def table_ui(snap: Any, *, bots_available: bool = False) -> TableUi:
         if picked:  # the card jumped on is the last one the winner took from the pile (match.py)
             ui.result_has_taken = True
             ui.result_taken = card_ui(picked[-1], wilds=wilds)
+            discarder = getattr(result, "discarder", None)
+            if discarder is not None:
+                ui.result_discarder = ui.seats[discarder].name
         if result.plan.discard is not None:
             ui.result_has_discard = True
             ui.result_discard = card_ui(result.plan.discard, wilds=wilds)

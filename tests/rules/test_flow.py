@@ -251,7 +251,7 @@ def test_go_out_best_plan_after_draw_pife_wins_match() -> None:
     m = apply(m, 1, GoOut())
     r = rnd(m)
     assert r.phase is Phase.ROUND_OVER and r.result is not None
-    assert r.result.winner == 1 and not r.result.out_of_turn
+    assert r.result.winner == 1 and not r.result.out_of_turn and r.result.discarder is None
     assert r.result.plan.discard == C("KC") and r.discard_pile[-1] == C("KC")
     assert r.discarded_by[-1] == 1 and len(r.hands[1]) == 9
     assert r.result.lives_lost == (0, 0)
@@ -373,6 +373,7 @@ def test_pife_discard_lets_first_seat_after_discarder_go_out() -> None:
     m = apply(m, 1, Discard(C("JS")))
     r = rnd(m)
     assert r.result is not None and r.result.winner == 2 and r.result.out_of_turn
+    assert r.result.discarder == 1
     assert C("JS") in r.hands[2] and r.discard_pile[-1] == C("2C") and r.discarded_by[-1] == 2
     assert r.picked_up[2] == (C("JS"),)
     assert m.outcome == Outcome(Termination.GONE_OUT, 2) and r.phase is Phase.ROUND_OVER
@@ -427,7 +428,7 @@ def test_announced_seat_jumps_the_queue() -> None:
     m = replace(base, round=replace(rnd(base), announced=frozenset({3})))
     after = apply(m, 1, Discard(C("JS")))
     res = rnd(after).result
-    assert res is not None and res.winner == 3 and res.out_of_turn
+    assert res is not None and res.winner == 3 and res.out_of_turn and res.discarder == 1
     assert after.lives == (6, 6, 6, 7) and res.lives_lost == (1, 1, 1, 0)
     # both announced: first in order after the discarder
     m = replace(base, round=replace(rnd(base), announced=frozenset({2, 3})))

@@ -43,6 +43,7 @@ def test_louca_result_shows_the_discard_taken(svc, monkeypatch):
         ui = table_ui(svc.snapshot(code, viewer))
         assert ui.result_out_of_turn and ui.result_has_taken
         assert ui.result_taken.id == str(last.card)
+        assert ui.result_discarder == ui.seats[seat].name != ""  # whose discard it was
 
 
 def test_normal_go_out_shows_no_taken_card(svc, monkeypatch):
