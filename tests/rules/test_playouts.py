@@ -2,7 +2,8 @@
 
 Default run: 40 Pife and 4 Cacheta games per seat count (2..4), 132 games, about 20 s of
 CPU (a Cacheta match is many rounds). More with the environment variable
-``PLAYOUTS=<games per mode and seat count>``, e.g. ``PLAYOUTS=500 pytest tests/rules/test_playouts.py``.
+``PLAYOUTS=<games per mode and seat count>``, e.g. ``PLAYOUTS=500 pytest tests/rules/test_playouts.py``,
+or per mode with ``PLAYOUTS_PIFE`` / ``PLAYOUTS_CACHETA`` (CI runs thousands: see ``.ci/run``).
 """
 
 from __future__ import annotations
@@ -42,7 +43,10 @@ from pifecacheta.rules import (
 from pifecacheta.rules.actions import Action
 
 _ENV = os.environ.get("PLAYOUTS")
-GAMES = {Mode.PIFE: int(_ENV or 40), Mode.CACHETA: int(_ENV or 4)}
+GAMES = {
+    Mode.PIFE: int(os.environ.get("PLAYOUTS_PIFE") or _ENV or 40),
+    Mode.CACHETA: int(os.environ.get("PLAYOUTS_CACHETA") or _ENV or 4),
+}
 CAP = 5000  # actions per game; a game that needs more is a failure
 
 
