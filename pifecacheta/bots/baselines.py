@@ -22,11 +22,11 @@ from pifecacheta.rules.views import PlayerView
 
 from .common import (
     allowed_discards,
-    can_take_discard,
     go_out_plan,
+    index_with_top,
     is_my_turn,
     off_turn_action,
-    take_to_go_out_plan,
+    settled_draw,
     view_legal_actions,
 )
 from .hand import HandIndex
@@ -55,15 +55,11 @@ def greedy(view: PlayerView, rng: random.Random) -> Action | None:
     if view.can_announce:
         return AnnounceOneAway()
     if view.phase is Phase.DRAW:
-        if not can_take_discard(view):
-            return Draw()
-        if take_to_go_out_plan(view) is not None:
-            return TakeDiscard()
-        if view.rules.discard_only_to_go_out:
-            return Draw()
+        settled = settled_draw(view)
+        if settled is not None:
+            return settled
         top = view.discard_pile[-1]
-        plain = view.plain | ({top} if top.face in view.wilds else frozenset())
-        idx = HandIndex.of((*view.hand, top), wilds=view.wilds, plain=plain, rules=view.rules)
+        idx = index_with_top(view)
         n = len(idx.cards) - 1
         before = idx.max_cover(idx.full ^ (1 << n))
         after = max(idx.max_cover(idx.full ^ (1 << i)) for i, c in enumerate(idx.cards) if c.face != top.face)

@@ -112,6 +112,31 @@ def can_take_discard(view: PlayerView) -> bool:
     return True
 
 
+def settled_draw(view: PlayerView) -> Action | None:
+    """The draw-phase choice every policy makes the same way, or None when it must be weighed.
+
+    Draw when the top discard may not be taken, or (variant, seed 000 line 38) may be taken only
+    to go out and does not let this seat go out; TakeDiscard when it lets this seat go out.
+    """
+    if not can_take_discard(view):
+        return Draw()
+    if take_to_go_out_plan(view) is not None:
+        return TakeDiscard()
+    if view.rules.discard_only_to_go_out:
+        return Draw()
+    return None
+
+
+def index_with_top(view: PlayerView) -> HandIndex:
+    """The hand plus the top discard, indexed; the top card is the last one (index 9).
+
+    A wild taken from the pile counts only as itself (seed 000 line 62), so it joins ``plain``.
+    """
+    top = view.discard_pile[-1]
+    plain = view.plain | ({top} if top.face in view.wilds else frozenset())
+    return HandIndex.of((*view.hand, top), wilds=view.wilds, plain=plain, rules=view.rules)
+
+
 def view_legal_actions(view: PlayerView) -> list[Action]:
     """The playing actions this view allows, as the engine's ``legal_actions`` would list
     them (GoOut only as ``GoOut()``, the best plan). Empty when the seat has nothing to do."""

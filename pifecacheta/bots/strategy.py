@@ -33,11 +33,11 @@ from pifecacheta.rules.views import PlayerView
 
 from .common import (
     allowed_discards,
-    can_take_discard,
     go_out_plan,
+    index_with_top,
     is_my_turn,
     off_turn_action,
-    take_to_go_out_plan,
+    settled_draw,
     unseen_of,
 )
 from .hand import HandIndex, face_neighbours
@@ -281,15 +281,11 @@ def decide(view: PlayerView, style: Style, rng: random.Random) -> Action | None:
 
 
 def _draw_or_take(view: PlayerView, style: Style, table: Table, rng: random.Random) -> Action:
-    if not can_take_discard(view):
-        return Draw()
-    if take_to_go_out_plan(view) is not None:
-        return TakeDiscard()
-    if view.rules.discard_only_to_go_out:
-        return Draw()
+    settled = settled_draw(view)
+    if settled is not None:
+        return settled
     top = view.discard_pile[-1]
-    plain = view.plain | ({top} if top.face in view.wilds else frozenset())
-    idx = HandIndex.of((*view.hand, top), wilds=view.wilds, plain=plain, rules=view.rules)
+    idx = index_with_top(view)
     keep = idx.full ^ (1 << (len(idx.cards) - 1))
     before = idx.max_cover(keep)
     val, i, scorer = _best_discard(idx, table, style, top.face, rng)
