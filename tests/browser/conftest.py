@@ -6,6 +6,7 @@ Run in their own pytest process (pyproject ignores tests/browser by default):
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from collections.abc import Generator
@@ -15,6 +16,17 @@ import pytest
 from playwright.sync_api import expect
 
 expect.set_options(timeout=15_000)
+
+
+class _DropSharedTokenNoise(logging.Filter):
+    """Reflex warns on every shared-version bump that the shared state's own token ("table" +
+    code) is no "connected client"; hundreds of those lines buried the useful part of a failure."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "send delta to disconnected client 'table" not in record.getMessage()
+
+
+logging.getLogger("reflex.app").addFilter(_DropSharedTokenNoise())
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "screenshots"
@@ -65,6 +77,7 @@ def app_harness(tmp_path_factory) -> Generator:
 def new_page(browser, app_harness):
     """Factory of pages in fresh browser contexts (each its own localStorage = its own player)."""
     contexts = []
+    pages: list = []
 
     def make(*, width: int = 1366, height: int = 900, locale: str = "pt-BR"):
         ctx = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
@@ -72,8 +85,10 @@ def new_page(browser, app_harness):
         page = ctx.new_page()
         page.set_default_timeout(10_000)
         page.set_default_navigation_timeout(90_000)
+        pages.append(page)
         return page
 
+    make.pages = pages  # read by pytest_runtest_makereport when the test fails
     yield make
     for ctx in contexts:
         ctx.close()
@@ -124,3 +139,54 @@ def code_of():
         return m.group(1)
 
     return get
+
+
+def _server_view(code: str) -> str:
+    """The table as the app's own service sees it (AppHarness runs the backend in this process)."""
+    try:
+        from pifecacheta.service import get_service
+
+        snap = get_service().snapshots(code, [None])[0]
+        v = snap.view
+        if v is None:
+            return f"status={snap.status} version={snap.version}"
+        return (
+            f"status={snap.status} version={snap.version} round={v.round_number} phase={v.phase.value} "
+            f"turn={v.turn} hands={list(v.hand_counts)} lives={list(v.lives)}"
+        )
+    except Exception as exc:  # noqa: BLE001 - diagnostics must not hide the real failure
+        return f"(no server view: {exc!r})"
+
+
+def _diagnose(pages: list, test_name: str) -> str:
+    """What every open page showed when the test failed: URL, the page's text and a screenshot
+    (screenshots/FAILED_<test>_<n>.png), next to the server's own view of the table."""
+    lines = []
+    for n, page in enumerate(pages):
+        if page.is_closed():
+            continue
+        try:
+            lines.append(f"--- page {n}: {page.url}")
+            m = re.search(r"/mesa/([^/?#]+)", page.url)
+            if m:
+                lines.append("server: " + _server_view(m.group(1)))
+            body = page.locator("body").inner_text(timeout=2_000)
+            lines.append("text: " + " | ".join(x.strip() for x in body.splitlines() if x.strip())[:1500])
+            SHOTS.mkdir(exist_ok=True)
+            safe = re.sub(r"[^A-Za-z0-9_.-]", "_", test_name)
+            page.screenshot(path=str(SHOTS / f"FAILED_{safe}_{n}.png"), full_page=True, timeout=5_000)
+        except Exception as exc:  # noqa: BLE001
+            lines.append(f"(page {n} could not be read: {exc!r})")
+    return "\n".join(lines)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """On a failed browser test, add what the pages showed to the report (CI prints it)."""
+    outcome = yield
+    rep = outcome.get_result()
+    if rep.when == "call" and rep.failed:
+        make = item.funcargs.get("new_page")
+        pages = getattr(make, "pages", None)
+        if pages:
+            rep.sections.append(("pages at failure", _diagnose(pages, item.name)))
