@@ -33,11 +33,13 @@ class GameTable(SQLModel, table=True):
     """One table of play (mesa), reached by its invite code ``/mesa/<code>``.
 
     ``status``: ``lobby`` (seating), ``playing`` (match running, FIM DA RODADA included),
-    ``finished`` (the match's phase is MATCH_OVER).
+    ``finished`` (the match's phase is MATCH_OVER), ``expired`` (never started, and 7 days
+    without any activity in the lobby; seed 000 line 72).
     ``version`` bumps on every change of seats, status, match or rematch votes (not on chat);
     every write is ``UPDATE ... WHERE version = expected`` so racing writers cannot both win.
     ``turn_started_at``: when the seat to play last moved or got the turn (48 h absence, seed 000
-    line 72); ``last_move_at``: last applied action (7-day expiry, seed 000 line 72).
+    line 72); ``last_move_at``: last applied action, or in the lobby the last join / bots added
+    (7-day expiry, seed 000 line 72).
     ``rematch_json``: ``{"votes": [seat, ...]}``.
     """
 

@@ -87,7 +87,7 @@ class ServiceError(ValueError):
     Codes: ``bad_identity``, ``bad_name``, ``table_not_found``, ``not_seated``, ``table_full``,
     ``not_creator``, ``already_started``, ``not_started``, ``need_two_players``, ``bad_bot``,
     ``stale_version``, ``not_absent_yet``, ``chat_empty``, ``chat_too_long``,
-    ``chat_rate_limited``, ``spectator_cannot_chat``, ``rematch_not_offered``.
+    ``chat_rate_limited``, ``spectator_cannot_chat``, ``rematch_not_offered``, ``table_expired``.
     The engine's :class:`IllegalActionError` passes through unchanged (it also has ``code``).
     """
 
@@ -501,7 +501,13 @@ class TableService:
                     name = distinct_name(p.name, (x.name for x in ld.seats))
                     s.add(Seat(table_id=ld.table.id, seat=seat, player_id=p.id, name=name))
                     self._save(
-                        s, ld.table, ld.table.version, {"type": "join"}, seat=seat, actor=f"player:{p.id}"
+                        s,
+                        ld.table,
+                        ld.table.version,
+                        {"type": "join"},
+                        seat=seat,
+                        actor=f"player:{p.id}",
+                        last_move_at=self._now(),  # lobby activity: restarts the 7-day expiry
                     )
                 self._notify(code)
                 return seat
@@ -513,8 +519,8 @@ class TableService:
     def add_bots(self, code: str, who: Identity, names: Sequence[str]) -> None:
         """Fill empty seats with bots ``names`` (from Carmen, Tito, Luna; seed 000 line 70).
 
-        Raises ServiceError: ``not_creator``, ``already_started``, ``bad_bot`` (unknown, repeated
-        or already seated), ``table_full`` (more bots than empty seats).
+        Raises ServiceError: ``not_creator``, ``table_expired``, ``already_started``, ``bad_bot``
+        (unknown, repeated or already seated), ``table_full`` (more bots than empty seats).
         """
         with self._tx() as s:
             p = self._verify(s, who)
@@ -522,6 +528,7 @@ class TableService:
             t = ld.table
             if t.creator_id != p.id:
                 raise ServiceError("not_creator", "only the table's creator can add bots")
+            self._refuse_expired(t)
             if t.status != "lobby":
                 raise ServiceError("already_started", "the match has started")
             seated = {x.bot for x in ld.seats if x.bot}
@@ -539,14 +546,21 @@ class TableService:
                 shown.append(distinct_name(name, shown))  # a person may be called "Tito" too
                 s.add(Seat(table_id=t.id, seat=seat, bot=name, name=shown[-1]))
             self._save(
-                s, t, t.version, {"type": "add_bots", "names": names}, seat=None, actor=f"player:{p.id}"
+                s,
+                t,
+                t.version,
+                {"type": "add_bots", "names": names},
+                seat=None,
+                actor=f"player:{p.id}",
+                last_move_at=self._now(),  # lobby activity: restarts the 7-day expiry
             )
         self._notify(code)
 
     def start(self, code: str, who: Identity) -> None:
         """Deal the first round (creator only, in the lobby, at least 2 seated; seed 000 line 50).
 
-        Raises ServiceError: ``not_creator``, ``already_started``, ``need_two_players``.
+        Raises ServiceError: ``not_creator``, ``table_expired``, ``already_started``,
+        ``need_two_players``.
         """
         now = self._now()
         with self._tx() as s:
@@ -555,6 +569,7 @@ class TableService:
             t = ld.table
             if t.creator_id != p.id:
                 raise ServiceError("not_creator", "only the table's creator can start")
+            self._refuse_expired(t)
             if t.status != "lobby":
                 raise ServiceError("already_started", "the match has started")
             if len(ld.seats) < 2:
@@ -580,7 +595,8 @@ class TableService:
     def act(self, code: str, who: Identity, action: Action, *, expected_version: int) -> int:
         """Apply ``action`` for ``who``'s seat if the table is still at ``expected_version``.
 
-        Returns the new version. Raises ServiceError ``not_started``, ``not_seated`` (spectators
+        Returns the new version. Raises ServiceError ``not_started`` (``table_expired`` for a
+        table that expired in the lobby), ``not_seated`` (spectators
         and seats that left), ``stale_version``, ``not_absent_yet`` (ClaimAbsence before 48 h
         without a move by the seat to play, seed 000 line 72), or the engine's
         IllegalActionError. Nothing is written when it raises.
@@ -589,6 +605,7 @@ class TableService:
             p = self._verify(s, who)
             ld = self._load(s, code)
             if ld.match is None:
+                self._refuse_expired(ld.table)
                 raise ServiceError("not_started", "the match has not started")
             mine = ld.seat_of(p.id)
             if mine is None or mine.left:
@@ -939,14 +956,42 @@ class TableService:
 
     # --- time ----------------------------------------------------------------------------
 
+    @staticmethod
+    def _refuse_expired(t: GameTable) -> None:
+        """Raise ServiceError("table_expired") for a table that expired in the lobby."""
+        if t.status == "expired":
+            raise ServiceError("table_expired", "the table expired before its match started")
+
+    @staticmethod
+    def _last_activity(s: Session, t: GameTable) -> datetime:
+        """When the table last changed: ``last_move_at`` or its newest action-log row, whichever
+        is later (rows written before joins and bots moved ``last_move_at`` count too)."""
+        last = s.exec(
+            select(ActionLog.at).where(ActionLog.table_id == t.id).order_by(col(ActionLog.id).desc()).limit(1)
+        ).first()
+        if last is not None and last.tzinfo is None:
+            last = last.replace(tzinfo=UTC)
+        return t.last_move_at if last is None else max(t.last_move_at, last)
+
     def sweep(self, now: datetime | None = None) -> list[str]:
-        """Expire every match with no move for 7 days (seed 000 line 72: no winner) through the
-        version-guarded path; returns the codes changed. Safe to run in several workers."""
+        """Expire every table with no move for 7 days (seed 000 line 72: "7 dias sem nenhuma
+        jogada expira", no winner) through the version-guarded path; returns the codes changed.
+
+        * A match in play (``playing``) ends with the engine's ``Expire`` (``Termination.EXPIRED``,
+          status ``finished``); one decided but left at FIM DA RODADA is closed instead.
+        * A table never started (``lobby``) whose last activity - creation, a join, bots added -
+          is 7 days old gets status ``expired``: nobody can sit, add bots or start any more, and
+          its link shows it as expired (not as "not found"). Logged as ``{"type": "expire"}``
+          by ``system``.
+
+        Safe to run in several workers (of two racing sweeps one write is refused and skipped).
+        """
         now = now or self._now()
+        cutoff = now - EXPIRE_AFTER
         with self._read() as s:
             stale = s.exec(
                 select(GameTable.code).where(
-                    GameTable.status == "playing", col(GameTable.last_move_at) <= now - EXPIRE_AFTER
+                    col(GameTable.status).in_(("playing", "lobby")), col(GameTable.last_move_at) <= cutoff
                 )
             ).all()
         changed = []
@@ -954,17 +999,30 @@ class TableService:
             try:
                 with self._tx() as s:
                     ld = self._load(s, code)
-                    if ld.match is None or ld.table.status != "playing":
-                        continue
-                    if now - ld.table.last_move_at < EXPIRE_AFTER:
-                        continue
-                    action: Action = Expire()
-                    seat = None
-                    if ld.match.outcome is not None:  # decided, left at FIM DA RODADA: close it
-                        action = NextRound()
-                        seat = next(x for x in range(ld.match.seats) if x not in ld.match.left)
-                    new = apply(ld.match, seat, action)
-                    self._commit_match(s, ld, new, seat, action, "system")
+                    t = ld.table
+                    if t.status == "lobby":
+                        if self._last_activity(s, t) > cutoff:
+                            continue
+                        self._save(
+                            s,
+                            t,
+                            t.version,
+                            {"type": "expire"},
+                            seat=None,
+                            actor="system",
+                            status="expired",
+                            last_move_at=now,
+                        )
+                    else:
+                        if ld.match is None or t.status != "playing" or t.last_move_at > cutoff:
+                            continue
+                        action: Action = Expire()
+                        seat = None
+                        if ld.match.outcome is not None:  # decided, left at FIM DA RODADA: close it
+                            action = NextRound()
+                            seat = next(x for x in range(ld.match.seats) if x not in ld.match.left)
+                        new = apply(ld.match, seat, action)
+                        self._commit_match(s, ld, new, seat, action, "system")
             except (ServiceError, IllegalActionError) as e:
                 log.info("sweep skipped %s: %s", code, e)
                 continue

@@ -164,6 +164,32 @@ def waiting_room() -> rx.Component:
     )
 
 
+def expired_room() -> rx.Component:
+    """A table that expired in the waiting room (7 days without any activity, seed 000 line 72):
+    who was seated, why it is closed, and NOVA MESA. Shown instead of "not found"."""
+    return rx.vstack(
+        rx.heading(
+            T["lobby.title"] + " · " + rx.cond(UI.mode == "pife", T["mode.pife"], T["mode.cacheta"]),
+            size="5",
+        ),
+        rx.callout(T["table.expired"], color_scheme="gray", icon="clock", id="table-expired", width="100%"),
+        rx.vstack(
+            rx.foreach(UI.seats, lambda seat: rx.cond(seat.empty, rx.fragment(), _lobby_seat(seat))),
+            width="100%",
+            spacing="2",
+        ),
+        rx.link(T["btn.new_table"], href="/", color_scheme="amber"),
+        spacing="3",
+        style={
+            "max_width": "36em",
+            "margin": "1em auto",
+            "padding": "1.1em",
+            "border_radius": "1em",
+            "background": "rgba(0,0,0,0.3)",
+        },
+    )
+
+
 # ---- the table --------------------------------------------------------------------------------
 def _seat_panel(seat: Any) -> rx.Component:
     """Name, card count, lives, NA BOA, dealer marker, FORA of one seat."""
@@ -893,7 +919,12 @@ def table_page() -> rx.Component:
         rx.el.style(_HIDE_KEYFRAMES),
         rx.cond(
             UI.found,
-            rx.cond(UI.status == "lobby", waiting_room(), table_board()),
+            rx.match(
+                UI.status,
+                ("lobby", waiting_room()),
+                ("expired", expired_room()),  # never started: 7 days without activity
+                table_board(),
+            ),
             rx.cond(
                 TableState.me == "",
                 rx.center(rx.spinner(size="3"), padding="3em"),

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from sqlmodel import Session, select
 
+from pifecacheta.models import GameTable
 from pifecacheta.rules import (
     CACHETA_7,
     PIFE,
@@ -21,7 +23,7 @@ from pifecacheta.rules import (
 )
 from pifecacheta.service import ServiceError, TableService
 
-from .helpers import current_turn, give_hand, patch_match
+from .helpers import current_turn, give_hand, patch_match, table_row
 
 
 def _start(svc: TableService, rules, players) -> str:
@@ -101,13 +103,13 @@ def test_resign_ends_the_match(svc: TableService, db_engine, people, rules, live
 def test_expiry_after_seven_days_without_a_move(svc: TableService, clock, people) -> None:
     ana, bia, _, _ = people
     code = _start(svc, PIFE, [ana, bia])
-    lobby = svc.create_table(ana, PIFE)
     clock.advance(days=3)
     svc.act(code, bia, Draw(), expected_version=_v(svc, code))
+    lobby = svc.create_table(ana, PIFE)  # never started: expires the same way (below)
     clock.advance(days=7, minutes=-1)
     assert svc.sweep() == []
     clock.advance(minutes=2)
-    assert svc.sweep() == [code]
+    assert sorted(svc.sweep()) == sorted([code, lobby])
     snap = svc.snapshot(code, ana)
     assert snap.status == "finished"
     assert snap.view.outcome.termination is Termination.EXPIRED and snap.view.outcome.winner is None
@@ -115,7 +117,96 @@ def test_expiry_after_seven_days_without_a_move(svc: TableService, clock, people
     assert svc.action_log(code)[-1]["action"] == {"type": "expire"}
     assert not snap.rematch_offered
     assert svc.sweep() == []  # nothing left to expire
-    assert svc.snapshot(lobby, ana).status == "lobby"
+    assert svc.snapshot(lobby, ana).status == "expired"
+
+
+def test_lobby_table_expires_after_seven_days_without_activity(
+    svc: TableService, db_engine, clock, people
+) -> None:
+    """Seed 000 line 72 for a table never started: creation, a join and bots added are its
+    activity; 7 days after the last one it expires (status ``expired``), through the
+    version-guarded path, logged by ``system``."""
+    ana, bia, caio, _ = people
+    code = svc.create_table(ana, CACHETA_7)
+    clock.advance(days=5)
+    svc.join(code, bia)  # activity: the 7 days start again
+    clock.advance(days=4)
+    svc.add_bots(code, ana, ["Carmen"])  # activity again
+    clock.advance(days=7, minutes=-1)
+    assert svc.sweep() == []
+    snap = svc.snapshot(code, bia)
+    assert snap.status == "lobby" and snap.my_seat == 1
+    version = snap.version
+    clock.advance(minutes=1)  # exactly 7 days after the bots were added
+    assert svc.sweep() == [code]
+    snap = svc.snapshot(code, bia)
+    assert snap.status == "expired" and snap.view is None and snap.version == version + 1
+    assert [x.name for x in snap.seats] == ["Ana", "Bia", "Carmen"]  # seats kept for the page
+    assert svc.action_log(code)[-1] == {
+        "version": version + 1,
+        "seat": None,
+        "actor": "system",
+        "action": {"type": "expire"},
+        "at": clock(),
+    }
+    assert table_row(db_engine, code).match_json is None
+    assert svc.sweep() == []  # expired once
+    # nothing starts again at an expired table: a clear refusal, nothing written
+    for call in (lambda: svc.start(code, ana), lambda: svc.add_bots(code, ana, ["Tito"])):
+        with pytest.raises(ServiceError) as e:
+            call()
+        assert e.value.code == "table_expired"
+    with pytest.raises(ServiceError) as e:
+        svc.act(code, ana, Draw(), expected_version=version + 1)
+    assert e.value.code == "table_expired"
+    assert svc.join(code, caio) is None  # whoever opens the link now only looks
+    assert svc.snapshot(code, None).version == version + 1
+    assert len(svc.action_log(code)) == 4  # create, join, add_bots, expire
+
+
+def test_lobby_expiry_counts_activity_logged_before_joins_moved_the_clock(
+    svc: TableService, db_engine, clock, people
+) -> None:
+    """A lobby row whose ``last_move_at`` is still its creation time (written before joins
+    restarted it) is not expired while its action log shows a join within 7 days."""
+    ana, bia, _, _ = people
+    code = svc.create_table(ana, PIFE)
+    clock.advance(days=6)
+    svc.join(code, bia)
+    created = table_row(db_engine, code).created_at
+    with Session(db_engine) as s, s.begin():  # as an older row: clock left at creation
+        t = s.exec(select(GameTable).where(GameTable.code == code)).one()
+        t.last_move_at = created
+        s.add(t)
+    clock.advance(days=2)  # 8 days after creation, 2 after the join
+    assert svc.sweep() == []
+    assert svc.snapshot(code, ana).status == "lobby"
+    clock.advance(days=5)
+    assert svc.sweep() == [code]
+
+
+def test_sweep_of_a_lobby_table_refused_by_a_racing_write_changes_nothing(
+    svc: TableService, clock, people, monkeypatch
+) -> None:
+    """The lobby expiry is a guarded write: if the table moved on meanwhile (here a join
+    racing the sweep), the sweep skips it and the join stands."""
+    ana, bia, _, _ = people
+    code = svc.create_table(ana, PIFE)
+    clock.advance(days=8)
+    real_load = svc._load
+
+    def racing_load(s, c):
+        ld = real_load(s, c)
+        s.expunge(ld.table)  # not written back: the database keeps its (newer) version
+        ld.table.version -= 1  # the sweep saw an older version than the one in the database
+        return ld
+
+    monkeypatch.setattr(svc, "_load", racing_load)
+    assert svc.sweep() == []
+    monkeypatch.undo()
+    assert svc.snapshot(code, ana).status == "lobby"
+    assert svc.join(code, bia) == 1  # the lobby is still open; the join restarts its 7 days
+    assert svc.sweep() == []
 
 
 GOES_OUT_AFTER_ANY_DRAW = "AH 2H 3H 4S 5S 6S 7C 8C 9C"  # three runs: the drawn card is the discard

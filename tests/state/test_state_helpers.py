@@ -28,7 +28,7 @@ def test_service_refusals_have_messages_in_both_languages():
     codes = (
         "bad_identity bad_name table_not_found not_seated table_full not_creator already_started "
         "not_started need_two_players bad_bot stale_version not_absent_yet chat_empty chat_too_long "
-        "chat_rate_limited spectator_cannot_chat rematch_not_offered"
+        "chat_rate_limited spectator_cannot_chat rematch_not_offered table_expired"
     ).split()
     for code in codes:
         key = error_key(ServiceError(code))
