@@ -122,6 +122,7 @@ def waiting_room() -> rx.Component:
                 width="100%",
             ),
         ),
+        _message_callout(),  # a refused sit (bad name, no seat left) says why here too
         rx.cond(
             UI.is_creator,
             rx.vstack(
@@ -865,6 +866,24 @@ def round_over_panel() -> rx.Component:
     )
 
 
+def _message_callout() -> rx.Component:
+    """The viewer's last refusal (``TableState.message``, translated), except the chat's own
+    (shown in the chat box). Used by the waiting room (a refused SENTAR À MESA: bad name, no seat
+    left) and by the table; only one of them is on the page, so ``#message`` stays unique."""
+    return rx.cond(
+        (TableState.message != "") & ~_is_chat_error(TableState.message),
+        rx.callout(
+            T[TableState.message],
+            color_scheme="red",
+            role="alert",
+            id="message",
+            width="100%",
+            on_click=TableState.clear_message(TableState.message_serial),
+            style=_message_style(cursor="pointer"),
+        ),
+    )
+
+
 def table_board() -> rx.Component:
     """The table while a match is on (and its end screens)."""
     return rx.vstack(
@@ -885,18 +904,7 @@ def table_board() -> rx.Component:
         ),
         rx.flex(rx.foreach(UI.seats, _seat_panel), gap="0.5em", wrap="wrap", justify="center", id="seats"),
         rx.cond(UI.round_over | UI.match_over, round_over_panel(), _centre()),
-        rx.cond(
-            (TableState.message != "") & ~_is_chat_error(TableState.message),
-            rx.callout(
-                T[TableState.message],
-                color_scheme="red",
-                role="alert",
-                id="message",
-                width="100%",
-                on_click=TableState.clear_message(TableState.message_serial),
-                style=_message_style(cursor="pointer"),
-            ),
-        ),
+        _message_callout(),
         rx.cond(~UI.round_over & ~UI.match_over, _status_line()),
         rx.cond(
             UI.absence_claimable & UI.is_player,

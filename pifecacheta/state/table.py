@@ -207,14 +207,16 @@ class TableState(rx.State):
         # (this tab's ``ui`` is evaluated and sent with this event's delta anyway).
         return None
 
-    async def _join(self) -> None:
+    async def _join(self) -> int | None:
+        """service.join: my seat, or None (a spectator, or refused: the message says why)."""
         try:
-            await _in_thread(get_service().join, self.table_code, self._who())
+            return await _in_thread(get_service().join, self.table_code, self._who())
         except Exception as exc:  # noqa: BLE001
             if not _is_refusal(exc):
                 raise
             if getattr(exc, "code", "") != "table_not_found":
                 await self._refused(exc)
+        return None
 
     @rx.event
     def set_join_name(self, name: str) -> None:
@@ -232,7 +234,12 @@ class TableState(rx.State):
                 return await self._refused(exc)
             raise
         self.me, self._secret, self._name = who.player_id, who.secret, who.name
-        await self._join()
+        self.message = ""
+        if await self._join() is None and not self.message:
+            # the last seat went (or the match began) after the form was shown: say so
+            from pifecacheta.service import ServiceError
+
+            await self._refused(ServiceError("no_seat"))
         return await self._changed()
 
     @rx.event

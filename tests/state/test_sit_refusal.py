@@ -1,0 +1,101 @@
+"""SENTAR À MESA refused in the waiting room says why (seed 000 line 46: whoever opens the
+invite link sits while a seat is free; otherwise they watch).
+
+``TableState.sit`` runs here on a stand-in for the Reflex state (its own helpers ``_join``,
+``_refused``, ``_changed``, ``_who``) against a real :class:`TableService`; the page part is
+checked on the compiled waiting room: it holds the same ``#message`` callout as the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from pifecacheta import i18n
+from pifecacheta.rules import PIFE
+from pifecacheta.service import TableService
+from pifecacheta.state import table as table_state
+from pifecacheta.state.table import TableState
+
+
+class _Shared:
+    version = 7
+
+
+class _Session:
+    """The browser's identity as ``Session._identity`` gives it: a new player per name."""
+
+    def __init__(self, svc: TableService) -> None:
+        self.svc = svc
+        self.name = ""
+
+    def _identity(self, name: str | None = None) -> Any:
+        return self.svc.identify(None, None, name)
+
+
+class _Tab:
+    """The fields and helpers of one tab's ``TableState`` that ``sit`` uses."""
+
+    _join = TableState._join
+    _refused = TableState._refused
+    _changed = TableState._changed
+    _who = TableState._who
+
+    def __init__(self, svc: TableService, code: str, name: str) -> None:
+        self.table_code, self.join_name = code, name
+        self.message, self.message_serial, self.message_version = "", 0, -1
+        self.me = self._secret = self._name = ""
+        self._session, self._shared = _Session(svc), _Shared()
+
+    async def get_state(self, cls: type) -> Any:
+        return self._session if cls.__name__ == "Session" else self._shared
+
+
+@pytest.fixture
+def svc(db_engine, clock, monkeypatch) -> TableService:
+    service = TableService(db_engine, clock=clock, bot_delay=0)
+    monkeypatch.setattr(table_state, "get_service", lambda: service)
+    return service
+
+
+def _sit(tab: _Tab) -> None:
+    asyncio.run(TableState.sit.fn(tab))
+
+
+def test_a_name_with_nothing_visible_is_refused_with_a_message(svc):
+    ana = svc.identify(None, None, "Ana")
+    code = svc.create_table(ana, PIFE)
+    tab = _Tab(svc, code, "\u200b\u200b")  # zero-width spaces: no visible character
+    _sit(tab)
+    assert tab.message == "err.bad_name" and tab.message_serial == 1
+    assert tab.message_version == 7  # shown until the table changes (then it fades)
+    assert len(svc.snapshot(code, None).seats) == 1  # nobody sat
+    tab.join_name = "Bia"  # a good name: seated, the old refusal is gone
+    _sit(tab)
+    assert tab.message == "" and svc.snapshot(code, None).seats[-1].name == "Bia"
+
+
+def test_no_seat_left_when_the_form_was_shown_is_said(svc):
+    ana = svc.identify(None, None, "Ana")
+    code = svc.create_table(ana, PIFE)
+    svc.add_bots(code, ana, ["Carmen", "Tito", "Luna"])  # filled after the newcomer saw the form
+    tab = _Tab(svc, code, "Bia")
+    _sit(tab)
+    assert tab.message == "err.no_seat"
+    assert tab.me  # an identity anyway: the newcomer watches
+    assert svc.snapshot(code, None).seats[-1].name == "Luna"
+
+
+def test_refusal_messages_are_translated():
+    for key in ("err.no_seat", "err.bad_name"):
+        pt, es = i18n.text("pt", key), i18n.text("es", key)
+        assert pt != key and es != key and pt != es
+
+
+def test_the_waiting_room_shows_the_refusal_callout():
+    from pifecacheta.pages.table import waiting_room
+
+    page = str(waiting_room())
+    assert 'id:"message"' in page and 'role:"alert"' in page
