@@ -1,0 +1,219 @@
+"""Three leftovers checked in a real browser (seed 000 lines 46 and 72):
+
+- a refused SENTAR À MESA (a name with nothing visible) says why in the waiting room, in pt and es;
+- a table never started expires after 7 days without activity and its link says so (not "not found");
+- SAIR DA MESA: a player who is FORA in Cacheta leaves after a confirmation, the seat shows
+  "Saiu" and the others' match goes on.
+
+AppHarness runs the backend in this process, so the tests reach the app's own ``TableService``
+(as test_match_life.py does): the sweep runs with a clock 7 days ahead, and to reach FORA
+quickly the rounds before it are played through the service with each player's own identity
+(the id + secret their browser keeps), the same checked path as their clicks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import timedelta
+
+import pytest
+from _planner import _score
+from _replay import hand, wait_my_turn
+from playwright.sync_api import Page, expect
+from test_match_life import _fast_bots, _in_process_service, _shots, _simple_turn
+from test_table import _create, _join
+
+from pifecacheta.rules import Discard, Draw, GoOut, IllegalActionError, NextRound, Phase
+
+ZERO_WIDTH = "\u200b\u200b"  # typed, but nothing visible: the service refuses the name
+FORA_SEED = 8  # Cacheta 7, Ana + Bruno + Carmen + Tito: Ana FORA after 5 rounds; lives then 0, 4, 1, 2
+
+
+def _service():
+    svc = _in_process_service()
+    if svc is None:
+        pytest.skip("the app's service is not in this process")
+    return svc
+
+
+def test_refused_sit_says_why_in_the_waiting_room(app_harness, new_page, shot):
+    a = new_page()
+    _create(a, app_harness.frontend_url, "Ana", "pife")
+    for locale, sit, text in (
+        ("pt-BR", "SENTAR À MESA", "Escolha um nome de 1 a 24 letras."),
+        ("es-AR", "SENTARSE A LA MESA", "Elige un nombre de 1 a 24 letras."),
+    ):
+        b = new_page(width=390, height=844, locale=locale)
+        b.goto(a.url)
+        b.locator("#join-name").fill(ZERO_WIDTH)
+        b.get_by_role("button", name=sit).click()
+        expect(b.locator("#message")).to_have_text(text)
+        expect(b.locator("#join-name")).to_be_visible()  # still in the waiting room, not seated
+        expect(a.locator(".lobby-seat").filter(has_text="Ana")).to_have_count(1)
+        shot(b, f"sit_refused_390_{locale[:2]}")
+    # a good name then sits, and the refusal goes away at once
+    b.locator("#join-name").fill("Bia")
+    b.get_by_role("button", name="SENTARSE A LA MESA").click()
+    expect(a.locator(".lobby-seat").filter(has_text="Bia")).to_be_visible()
+    expect(b.locator("#message")).to_have_count(0)
+    expect(b.locator("#join-name")).to_have_count(0)
+
+
+def _age_lobby(code: str, days: float) -> None:
+    """Move the table's activity back ``days`` (its move clock and its action-log times), as if
+    nobody had come by for that long."""
+    import sqlalchemy as sa
+
+    from pifecacheta.models import ActionLog, GameTable
+
+    back = timedelta(days=days)
+    engine = sa.create_engine(os.environ["PIFECACHETA_DB_URL"])
+    try:
+        with engine.begin() as conn:
+            tid, last = conn.execute(
+                sa.select(GameTable.id, GameTable.last_move_at).where(GameTable.code == code)
+            ).one()
+            conn.execute(sa.update(GameTable).where(GameTable.id == tid).values(last_move_at=last - back))
+            for rid, at in conn.execute(
+                sa.select(ActionLog.id, ActionLog.at).where(ActionLog.table_id == tid)
+            ):
+                conn.execute(sa.update(ActionLog).where(ActionLog.id == rid).values(at=at - back))
+    finally:
+        engine.dispose()
+
+
+def test_lobby_table_expires_after_seven_days(app_harness, new_page, code_of, shot):
+    svc = _service()
+    a = new_page()
+    _create(a, app_harness.frontend_url, "Ana", "cacheta10")
+    code = code_of(a)
+    expect(a.get_by_role("button", name="COMEÇAR")).to_be_visible()
+    _age_lobby(code, 6.9)
+    assert code not in svc.sweep()
+    _age_lobby(code, 0.2)
+    assert code in svc.sweep()
+    # the open tab is told at once (the sweep notifies the table like any change)
+    expect(a.locator("#table-expired")).to_have_text(
+        "Esta mesa ficou 7 dias sem nenhuma jogada e expirou antes de a partida começar."
+    )
+    expect(a.get_by_role("button", name="COMEÇAR")).to_have_count(0)
+    expect(a.locator("#add-bots")).to_have_count(0)
+    expect(a.locator(".lobby-seat").filter(has_text="Ana")).to_be_visible()
+    # whoever opens the link later sees it expired (in their language), not "não existe"
+    b = new_page(width=390, height=844, locale="es-AR")
+    b.goto(a.url)
+    expect(b.locator("#table-expired")).to_contain_text("expiró antes de que empezara la partida")
+    expect(b.locator("#join-name")).to_have_count(0)
+    expect(b.get_by_text("no existe")).to_have_count(0)
+    shot(b, "lobby_expired_390_es")
+    b.get_by_role("link", name="NUEVA MESA").click()
+    expect(b.get_by_role("button", name="CREAR MESA")).to_be_visible()
+
+
+def _identity(page: Page, name: str):
+    """The player id + secret this browser keeps (localStorage), as the service's Identity."""
+    from pifecacheta.service import Identity
+
+    raw = page.evaluate("() => [localStorage.getItem('pc_player'), localStorage.getItem('pc_secret')]")
+    pid, secret = (json.loads(x) if x and x.startswith('"') else x for x in raw)
+    return Identity(player_id=pid, secret=secret, name=name)
+
+
+def _act(svc, code: str, who, action) -> None:
+    from pifecacheta.service import ServiceError
+
+    try:
+        svc.act(code, who, action, expected_version=svc.snapshot(code, who).version)
+    except ServiceError as e:  # the app's own sweeper moved a bot meanwhile: the loop looks again
+        if e.code != "stale_version":
+            raise
+
+
+def _play_until_ana_is_out(svc, code: str, ana, bruno) -> None:
+    """Seats 0 (Ana) and 1 (Bruno) play through the service: both draw from the stock and
+    discard their least connected card; Bruno goes out whenever he can, Ana never does, so she
+    loses a life every round. Bots move by ``bot_step``; Ana presses PRÓXIMA RODADA. Stops at
+    the FIM DA RODADA where Ana is FORA."""
+    for _ in range(3000):
+        v = svc.snapshot(code, ana).view
+        assert v.outcome is None, v.outcome
+        if v.phase is Phase.ROUND_OVER:
+            if 0 in v.out:
+                return
+            _act(svc, code, ana, NextRound())
+        elif v.turn in (0, 1):
+            who = (ana, bruno)[v.turn]
+            mine = svc.snapshot(code, who).view
+            if mine.phase is Phase.DRAW:
+                _act(svc, code, who, Draw())
+                continue
+            if v.turn == 1:
+                try:
+                    _act(svc, code, who, GoOut())
+                    continue
+                except IllegalActionError:
+                    pass
+            cards, wilds = mine.hand, mine.wilds
+            card = min(cards, key=lambda c: (_score(c, cards, wilds), -c.rank, c.suit.value, c.deck))
+            _act(svc, code, who, Discard(card))
+        else:
+            svc.bot_step(code)
+    raise AssertionError("Ana never went FORA")
+
+
+def test_fora_player_leaves_the_table_and_the_others_play_on(app_harness, new_page, code_of, shot):
+    """Seed 000 line 72: "Quem já está FORA na Cacheta pode tocar em SAIR DA MESA sem encerrar a
+    partida dos outros"."""
+    svc = _service()
+    os.environ["PIFECACHETA_FIXED_SEED"] = str(FORA_SEED)
+    a = new_page()
+    _create(a, app_harness.frontend_url, "Ana", "cacheta7")
+    b = new_page()
+    _join(b, a.url, "Bruno")
+    expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
+    a.locator("#add-bots").click()
+    expect(a.locator(".lobby-seat").filter(has_text="Tito")).to_be_visible()
+    a.get_by_role("button", name="COMEÇAR").click()
+    for p in (a, b):
+        expect(hand(p)).to_have_count(9)
+    code, url = code_of(a), a.url
+    ana, bruno = _identity(a, "Ana"), _identity(b, "Bruno")
+    for p in (a, b):  # away while the service plays the rounds (no live update per move)
+        p.goto("about:blank")
+    _play_until_ana_is_out(svc, code, ana, bruno)
+    for p in (a, b):
+        p.goto(url)
+        expect(p.locator("#round-title")).to_have_text("FIM DA RODADA")
+        expect(p.locator("#lives .lives-row").filter(has_text="Ana")).to_contain_text("FORA")
+    b.get_by_role("button", name="PRÓXIMA RODADA").click()
+    # the next round goes on without Ana: she watches, and may leave the table
+    expect(a.locator("#status-line")).to_have_text("Você está FORA: acompanhe a partida.")
+    expect(a.locator("#hand")).to_have_count(0)
+    leave = a.get_by_role("button", name="SAIR DA MESA")
+    leave.click()
+    dialog = a.get_by_role("alertdialog")
+    expect(dialog).to_contain_text("Sair da mesa?")
+    expect(dialog).to_contain_text("a partida continua para os outros")
+    _shots(a, shot, "leave_table_confirm")
+    a.locator("#confirm-leave-table-cancel").click()  # cancelling changes nothing
+    expect(dialog).to_have_count(0)
+    expect(a.locator('.seat[data-seat="0"]')).not_to_contain_text("Saiu")
+    leave.click()
+    a.locator("#confirm-leave-table-ok").click()
+    expect(dialog).to_have_count(0)
+    for p in (a, b):
+        expect(p.locator('.seat[data-seat="0"]')).to_contain_text("Saiu")
+        expect(p.locator("#round-title")).to_have_count(0)  # no end of match
+    expect(a.get_by_role("button", name="SAIR DA MESA")).to_have_count(0)
+    expect(a.locator("#status-line")).to_have_text("Você está assistindo à partida.")
+    expect(a.locator("#chat input")).to_have_count(0)  # a seat that left no longer writes
+    assert svc.action_log(code)[-1]["action"] == {"type": "leave_table"}
+    # the others play on: Bruno's turn comes round (the bots move) and he plays it
+    with _fast_bots():
+        wait_my_turn(b)
+        _simple_turn(b)
+    snap = svc.snapshot(code, None)
+    assert snap.status == "playing" and snap.view.outcome is None
+    assert [s.left for s in snap.seats] == [True, False, False, False]
+    _shots(a, shot, "leave_table_after")
