@@ -25,17 +25,33 @@ from pifecacheta.state.table import IN_HANDLER, TableState, bump_table
 from pifecacheta.sweeper import sweeper_task
 
 log = logging.getLogger(__name__)
-_pending: set[asyncio.Task] = set()
+_pending: set[asyncio.Task[None]] = set()
+
+
+BUMP_RETRY_DELAY = 0.2  # seconds before a failed version bump is tried once more
 
 
 async def live_updates(app: rx.App) -> None:
-    """Register the service's change listener; it may be called from a worker thread."""
+    """Register the service's change listener; it may be called from a worker thread.
+
+    A bump that fails (the change reaches no open tab) is logged and tried once more after
+    ``BUMP_RETRY_DELAY`` seconds: otherwise every tab would show the table as it was until the
+    next change, which on a person's turn does not come (the bots wait for them).
+    """
     loop = asyncio.get_running_loop()
 
-    def schedule(code: str) -> None:
+    def schedule(code: str, retry: bool = True) -> None:
         task = loop.create_task(bump_table(app, code))
         _pending.add(task)
-        task.add_done_callback(_pending.discard)
+        task.add_done_callback(lambda t: _bumped(t, code, retry))
+
+    def _bumped(task: asyncio.Task[None], code: str, retry: bool) -> None:
+        _pending.discard(task)
+        if task.cancelled() or task.exception() is None:
+            return
+        log.error("live update of table %s failed", code, exc_info=task.exception())
+        if retry:
+            loop.call_later(BUMP_RETRY_DELAY, schedule, code, False)
 
     def on_change(code: str) -> None:
         if IN_HANDLER.get():

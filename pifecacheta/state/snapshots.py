@@ -27,6 +27,7 @@ never a Reflex var, so nothing in it reaches another browser.
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -36,7 +37,10 @@ from typing import Any
 from pifecacheta.rules import Action, Discard, GoOut, Phase, PlayerView, go_out_with_discard
 from pifecacheta.rules.cards import Card
 
+log = logging.getLogger(__name__)
+
 DEFAULT_TTL = 10.0  # seconds; one version's burst of re-evaluations takes well under a second
+READ_RETRIES = (0.05, 0.2)  # seconds to wait before each new try of a failed read (not refusals)
 DEFAULT_MAX_ENTRIES = 1024  # 4 players + spectators per table: hundreds of live tables
 VIEWER_TTL = 120.0  # seconds a viewer stays in its table's batch reads after its last read
 MAX_BATCH = 16  # viewers per batch read (4 seats + spectators)
@@ -73,6 +77,8 @@ class SnapshotCache:
         self.max_batch = max_batch
         # (code, shared version, generation) -> the batch read running for that table state
         self.inflight: dict[tuple[str, int, int], asyncio.Future[None]] = {}
+        # (code, player id, secret) -> the newest snapshot read for that viewer (any version)
+        self._last_good: OrderedDict[Hashable, Any] = OrderedDict()
         self.hits = 0
         self.misses = 0
 
@@ -118,18 +124,42 @@ class SnapshotCache:
             return item[1]
 
     def put(self, key: Hashable, value: Any) -> None:
-        """Store ``value`` under ``key`` (evicting the oldest entries beyond ``max_entries``)."""
+        """Store ``value`` under ``key`` (evicting the oldest entries beyond ``max_entries``).
+
+        A viewer key (``viewer_key``) also becomes that viewer's :meth:`last_good` snapshot,
+        unless a newer table version is already kept there.
+        """
         with self._lock:
             self._entries[key] = (self._clock(), value)
             self._entries.move_to_end(key)
             while len(self._entries) > self.max_entries:
                 self._entries.popitem(last=False)
+            if isinstance(key, tuple) and len(key) == 5:
+                ident = (key[0], *key[3:])
+                old = self._last_good.get(ident)
+                if old is None or _table_version(old) <= _table_version(value):
+                    self._last_good[ident] = value
+                    self._last_good.move_to_end(ident)
+                    while len(self._last_good) > self.max_entries:
+                        self._last_good.popitem(last=False)
+
+    def last_good(self, code: str, who: Any) -> Any | None:
+        """The newest snapshot of table ``code`` read for viewer ``who`` (its own projection,
+        keyed by player id AND secret like every entry), whatever its age; None if never read.
+
+        For a viewer whose read just failed: its page keeps showing the table as it last was
+        instead of going blank (``TableState.ui``). Not dropped by :meth:`table_changed`.
+        """
+        ident = (code, *viewer_key(code, 0, 0, who)[3:])
+        with self._lock:
+            return self._last_good.get(ident)
 
     def clear(self) -> None:
-        """Forget every entry and viewer (generations are kept)."""
+        """Forget every entry, viewer and last good snapshot (generations are kept)."""
         with self._lock:
             self._entries.clear()
             self._viewers.clear()
+            self._last_good.clear()
 
     def saw(self, code: str, key: Hashable, who: Any) -> None:
         """Remember that viewer ``who`` (its cache ``key``) watches table ``code`` now."""
@@ -157,6 +187,20 @@ class SnapshotCache:
 CACHE = SnapshotCache()
 
 
+def _table_version(snap: Any) -> int:
+    """The table version a snapshot was read at (-1 when it has none)."""
+    try:
+        return int(getattr(snap, "version", -1))
+    except (TypeError, ValueError):
+        return -1
+
+
+def is_refusal(exc: BaseException) -> bool:
+    """True for an error the service gives on purpose (``ServiceError`` and the engine's
+    ``IllegalActionError`` carry a ``code``): the same answer on a retry, so never retried."""
+    return isinstance(exc, ValueError) and hasattr(exc, "code")
+
+
 def viewer_key(code: str, shared_version: int, generation: int, who: Any) -> tuple[Hashable, ...]:
     """The cache key of one viewer's snapshot: ``(code, shared_version, generation, id, secret)``.
 
@@ -180,8 +224,12 @@ async def snapshot_for(
     viewer seen at the table in the last ``VIEWER_TTL`` seconds, and the other tabs' misses of
     that state wait for that one read instead of starting their own.
 
-    Raises whatever ``service.snapshot`` raises (``ServiceError("table_not_found")``);
-    refusals are not cached.
+    A batch read that failed (or was cancelled) never fails the tabs waiting for it: each
+    then reads its own snapshot. An own read that fails with anything but a refusal
+    (:func:`is_refusal`, e.g. ``ServiceError("table_not_found")``) - a locked or busy
+    database, a dropped connection - is tried again after each delay of ``READ_RETRIES``.
+
+    Raises whatever ``service.snapshot`` raises on the last try; refusals are not cached.
     """
     gen = cache.generation(code)
     key = viewer_key(code, shared_version, gen, who)
@@ -203,6 +251,9 @@ async def snapshot_for(
             cache.saw(code, key, who)
         try:
             await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if not task.cancelled():
+                raise  # this evaluation itself was cancelled, not the shared read
         except Exception:  # noqa: BLE001 - this viewer's own read below reports it
             pass
         snap = cache.get(key)
@@ -210,9 +261,23 @@ async def snapshot_for(
             return snap
     else:
         cache.saw(code, key, who)
-    snap = await asyncio.to_thread(service.snapshot, code, who)
+    snap = await _read_own(service, code, who)
     cache.put(key, snap)
     return snap
+
+
+async def _read_own(service: Any, code: str, who: Any) -> Any:
+    """``service.snapshot(code, who)`` in a worker thread, tried again after each delay of
+    ``READ_RETRIES`` when it fails with anything but a refusal (logged each time)."""
+    for delay in (*READ_RETRIES, None):
+        try:
+            return await asyncio.to_thread(service.snapshot, code, who)
+        except Exception as exc:
+            if delay is None or is_refusal(exc):
+                raise
+            log.warning("snapshot of table %s failed (%r); trying again in %.2f s", code, exc, delay)
+        await asyncio.sleep(delay)
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 async def _read_batch(

@@ -31,7 +31,7 @@ from reflex.state import _override_base_method
 from pifecacheta.rules.cards import Card
 from pifecacheta.state.backend import get_service, link_key
 from pifecacheta.state.session import Session
-from pifecacheta.state.snapshots import CACHE, discard_action, snapshot_for
+from pifecacheta.state.snapshots import CACHE, discard_action, is_refusal, snapshot_for
 from pifecacheta.state.view_model import TableUi, table_ui
 
 log = logging.getLogger(__name__)
@@ -125,7 +125,57 @@ async def _in_thread(fn: Any, *args: Any) -> Any:
 
 def _is_refusal(exc: BaseException) -> bool:
     """True for the errors a player may cause (service refusals, illegal actions)."""
-    return isinstance(exc, ValueError) and hasattr(exc, "code")
+    return is_refusal(exc)
+
+
+REFRESH_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds before each re-read after a failed one
+_failed_rereads: dict[str, int] = {}  # client token -> re-reads in a row that failed again
+_rereads_pending: dict[str, asyncio.Task[None]] = {}  # client token -> its scheduled re-read
+
+
+def _schedule_refresh(token: str, app: Any = None) -> bool:
+    """Re-evaluate tab ``token``'s ``ui`` a little later (after a failed snapshot read).
+
+    ``ui`` is otherwise evaluated only when this tab gets a delta, i.e. after the next change
+    at the table: a read failing on this player's own turn would leave the page stale until
+    the player gave up. The re-read is an empty ``app.modify_state`` on the tab's token (its
+    delta re-evaluates ``ui``, sent only if it changed). One re-read is pending per tab at a
+    time; while they keep failing the delays grow (``REFRESH_DELAYS``), and after the last
+    one the tab waits for the table's next change. ``app``: the Reflex app (default: the
+    running one). Returns True when a re-read was scheduled; never raises.
+    """
+    if not token or token in _rereads_pending:
+        return False
+    tries = _failed_rereads.get(token, 0)
+    if tries >= len(REFRESH_DELAYS):
+        log.error("tab %s: snapshot still failing after %d re-reads; waiting for a change", token, tries)
+        _failed_rereads.pop(token, None)
+        return False
+    try:
+        if app is None:
+            from reflex_base.registry import RegistrationContext
+
+            app = RegistrationContext.get().app
+        loop = asyncio.get_running_loop()
+    except Exception:  # noqa: BLE001 - no running app or loop: nothing to re-read
+        return False
+
+    async def reread() -> None:
+        from reflex.istate.manager.token import BaseStateToken
+
+        await asyncio.sleep(REFRESH_DELAYS[tries])
+        del _rereads_pending[token]
+        _failed_rereads[token] = tries + 1  # a failure in this re-read schedules the next one
+        try:
+            async with app.modify_state(BaseStateToken(ident=token, cls=TableState)):
+                pass
+        except Exception:  # noqa: BLE001
+            log.exception("tab %s: re-read after a failed snapshot failed", token)
+        if token not in _rereads_pending:  # this re-read went through: start afresh next time
+            _failed_rereads.pop(token, None)
+
+    _rereads_pending[token] = loop.create_task(reread())
+    return True
 
 
 class TableState(rx.State):
@@ -156,18 +206,47 @@ class TableState(rx.State):
         of them - and re-evaluated about four times per tab per version.) An evaluation is a
         :class:`~pifecacheta.state.snapshots.SnapshotCache` hit except the first one per tab
         and table change, so a change costs one ``service.snapshot`` per tab, off the loop.
+
+        A read that fails (not a missing table) never blanks the page: see
+        :meth:`_view_after_failure` (last view kept, error logged, the tab re-read shortly).
         """
         shared = await self.get_state(TableShared)
         version = shared.version
         if not self.table_code or not self.me:
             return TableUi()
+        who = self._who()
         try:
-            snap = await snapshot_for(get_service(), self.table_code, self._who(), version)
-        except Exception as exc:  # noqa: BLE001 - a missing table shows "not found"
-            if not _is_refusal(exc):
-                log.exception("snapshot failed")
+            snap = await snapshot_for(get_service(), self.table_code, who, version)
+            return table_ui(snap, bots_available=hasattr(get_service(), "add_bots"))
+        except Exception as exc:  # noqa: BLE001 - see _view_after_failure
+            return self._view_after_failure(exc, who)
+
+    def _view_after_failure(self, exc: Exception, who: Any) -> TableUi:
+        """What ``ui`` shows when this viewer's snapshot could not be read (``exc``).
+
+        Only ``ServiceError("table_not_found")`` means there is no such table ("not found").
+        Anything else - a database error that outlived ``snapshot_for``'s retries, a bug in a
+        projection - is logged with its traceback, and the page keeps the table as this viewer
+        last saw it (its own last snapshot, :meth:`SnapshotCache.last_good`) instead of going
+        blank; a re-read of this tab is scheduled (:func:`_schedule_refresh`), so the view
+        catches up even when nothing else changes at the table (e.g. on this player's turn).
+        """
+        if getattr(exc, "code", None) == "table_not_found":
             return TableUi()
-        return table_ui(snap, bots_available=hasattr(get_service(), "add_bots"))
+        log.error(
+            "table %s: snapshot for player %s failed; showing the last view and retrying",
+            self.table_code,
+            self.me,
+            exc_info=exc,
+        )
+        _schedule_refresh(str(getattr(getattr(self.router, "session", None), "client_token", "") or ""))
+        last = CACHE.last_good(self.table_code, who)
+        if last is None:
+            return TableUi()
+        try:
+            return table_ui(last, bots_available=hasattr(get_service(), "add_bots"))
+        except Exception:  # noqa: BLE001 - the projection itself fails: logged above
+            return TableUi()
 
     async def _snapshot(self) -> Any:
         """This viewer's current snapshot (the one ``ui`` was built from: a cache hit)."""

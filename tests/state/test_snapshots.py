@@ -25,6 +25,7 @@ from pifecacheta.rules import (
     spectator_view,
 )
 from pifecacheta.rules.cards import parse_hand
+from pifecacheta.state import snapshots
 from pifecacheta.state.snapshots import SnapshotCache, discard_action, snapshot_for, viewer_key
 
 
@@ -109,6 +110,8 @@ def test_entries_expire_and_the_size_is_bounded():
 
 
 def test_refusals_are_not_cached():
+    from pifecacheta.service import ServiceError
+
     cache = SnapshotCache()
 
     class Missing:
@@ -116,13 +119,13 @@ def test_refusals_are_not_cached():
 
         def snapshot(self, code, who):
             self.calls += 1
-            raise ValueError("table_not_found")
+            raise ServiceError("table_not_found")
 
     svc = Missing()
     for _ in range(2):
-        with pytest.raises(ValueError):
+        with pytest.raises(ServiceError):
             asyncio.run(snapshot_for(svc, "T", _Who("a", "s"), 0, cache))
-    assert svc.calls == 2
+    assert svc.calls == 2  # a refusal is the service's answer: not cached, not tried again
 
 
 def test_the_cache_follows_the_real_service_commits(tmp_path, monkeypatch):
@@ -282,3 +285,108 @@ def test_a_page_load_forgets_only_its_own_entries():
     asyncio.run(read(ana))
     asyncio.run(read(bruno))
     assert svc.calls == 3  # Ana read again, Bruno's entry stayed
+
+
+class _Snap:
+    """A stand-in snapshot: the table version it was read at, and what it held."""
+
+    def __init__(self, version: int, text: str = "") -> None:
+        self.version, self.text = version, text
+
+
+def test_a_failed_read_is_tried_again_but_a_refusal_is_not(monkeypatch, caplog):
+    """A busy database, a dropped connection: the tab's own read is retried (and logged); a
+    ServiceError is the service's answer and fails at once."""
+    import sqlite3
+
+    from pifecacheta.service import ServiceError
+
+    monkeypatch.setattr(snapshots, "READ_RETRIES", (0, 0))
+
+    class Flaky:
+        def __init__(self, failures: int, exc: Exception) -> None:
+            self.failures, self.exc, self.calls = failures, exc, 0
+
+        def snapshot(self, code, who):
+            self.calls += 1
+            if self.calls <= self.failures:
+                raise self.exc
+            return _Snap(3, who.player_id)
+
+    locked = sqlite3.OperationalError("database is locked")
+    svc = Flaky(2, locked)
+    snap = asyncio.run(snapshot_for(svc, "T", _Who("a", "s"), 1, SnapshotCache()))
+    assert (snap.text, svc.calls) == ("a", 3)
+    assert sum("database is locked" in r.getMessage() for r in caplog.records) == 2
+
+    svc = Flaky(3, locked)  # still failing after every retry: the last error is raised
+    with pytest.raises(sqlite3.OperationalError):
+        asyncio.run(snapshot_for(svc, "T", _Who("a", "s"), 1, SnapshotCache()))
+    assert svc.calls == 3
+
+    svc = Flaky(1, ServiceError("table_not_found"))
+    with pytest.raises(ServiceError):
+        asyncio.run(snapshot_for(svc, "T", _Who("a", "s"), 1, SnapshotCache()))
+    assert svc.calls == 1
+
+
+@pytest.mark.parametrize("outcome", ["raise", "cancel"])
+def test_a_failed_or_cancelled_batch_read_leaves_each_tab_its_own_read(outcome):
+    """The shared batch read of a table state fails, or is cancelled while the tabs wait for
+    it: no waiting tab fails with it, each reads its own snapshot."""
+    import time
+
+    cache = SnapshotCache()
+    ana, bruno = _Who("a", "sa"), _Who("b", "sb")
+    singles: list[str] = []
+
+    class Service:
+        def snapshot(self, code, who):
+            singles.append(who.player_id)
+            return _Snap(9, who.player_id)
+
+        def snapshots(self, code, whos):
+            if outcome == "raise":
+                raise RuntimeError("batch broke")
+            time.sleep(0.2)  # still running when it is cancelled
+            return [_Snap(9, "batch") for _ in whos]
+
+    svc = Service()
+
+    async def run():
+        first = asyncio.create_task(snapshot_for(svc, "T", ana, 1, cache))
+        await asyncio.sleep(0)
+        task = cache.inflight[("T", 1, 0)]  # Ana's miss started the batch read
+        second = asyncio.create_task(snapshot_for(svc, "T", bruno, 1, cache))
+        await asyncio.sleep(0.01)
+        if outcome == "cancel":
+            task.cancel()
+        return await asyncio.gather(first, second)
+
+    got = asyncio.run(run())
+    assert [s.text for s in got] == ["a", "b"]
+    assert sorted(singles) == ["a", "b"]
+    assert cache.inflight == {}
+
+
+def test_the_last_good_snapshot_is_per_viewer_and_the_newest_version():
+    """What a tab falls back to when a read fails: its own newest snapshot, never another's
+    (the key holds the secret), and an older version read late does not replace it."""
+    cache = SnapshotCache(ttl=1, max_entries=4)
+    ana, forged = _Who("a", "sa"), _Who("a", "guess")
+    assert cache.last_good("T", ana) is None
+    cache.put(viewer_key("T", 1, 0, ana), _Snap(5, "v5"))
+    cache.put(viewer_key("T", 2, 1, ana), _Snap(4, "v4, read before the commit, stored late"))
+    cache.table_changed("T")  # entries go; the fallback stays
+    assert cache.get(viewer_key("T", 1, 0, ana)) is None
+    assert cache.last_good("T", ana).text == "v5"
+    assert cache.last_good("T", forged) is None
+    assert cache.last_good("U", ana) is None
+    cache.put(viewer_key("T", 3, 2, ana), _Snap(6, "v6"))
+    assert cache.last_good("T", ana).text == "v6"
+    for n in range(5):  # bounded like the entries
+        cache.put(viewer_key(f"X{n}", 0, 0, ana), _Snap(0))
+    assert cache.last_good("T", ana) is None
+    cache.put(viewer_key("T", 3, 2, ana), _Snap(6, "v6"))
+    cache.clear()
+    assert cache.last_good("T", ana) is None

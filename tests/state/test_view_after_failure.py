@@ -1,0 +1,191 @@
+"""A tab whose snapshot read fails keeps the table as it last saw it, and catches up by itself.
+
+``TableState.ui`` is evaluated only when the tab gets a delta. It used to show an empty
+``TableUi`` (the "not found" screen, no COMPRAR) for any failed read and to log nothing when the
+error had a ``code``; on the player's own turn nothing else changes at the table, so the page
+stayed like that. Here ``ui`` runs on a stand-in for the Reflex state (the real computed-var
+function and helpers) against a real :class:`TableService` whose reads are made to fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import pytest
+
+from pifecacheta.rules import CACHETA_7, Draw, IllegalActionError
+from pifecacheta.service import ServiceError, TableService
+from pifecacheta.state import snapshots
+from pifecacheta.state import table as table_state
+from pifecacheta.state.snapshots import CACHE
+from pifecacheta.state.table import TableState
+
+UI = TableState.computed_vars["ui"]._fget
+
+
+class _Shared:
+    def __init__(self) -> None:
+        self.version = 1
+
+
+class _Router:
+    class session:  # noqa: N801 - the shape of rx.State.router.session
+        client_token = "tab-ana"
+
+
+class _Tab:
+    """The fields and helpers of one tab's ``TableState`` that ``ui`` uses."""
+
+    _who = TableState._who
+    _view_after_failure = TableState._view_after_failure
+
+    def __init__(self, code: str, who: Any) -> None:
+        self.table_code, self.me, self._secret, self._name = code, who.player_id, who.secret, who.name
+        self.router = _Router()
+        self.shared = _Shared()
+
+    async def get_state(self, cls: type) -> Any:
+        return self.shared
+
+
+class _Breakable:
+    """The real service; its reads raise ``fail`` while it is set."""
+
+    def __init__(self, svc: TableService) -> None:
+        self.svc = svc
+        self.fail: Exception | None = None
+        self.add_bots = svc.add_bots
+
+    def snapshot(self, code: str, who: Any) -> Any:
+        return self.snapshots(code, [who])[0]
+
+    def snapshots(self, code: str, whos: Any) -> Any:
+        if self.fail is not None:
+            raise self.fail
+        return self.svc.snapshots(code, whos)
+
+
+@pytest.fixture
+def table(db_engine, clock, monkeypatch):
+    """A Cacheta match of Ana and Bruno, Bruno to draw; Ana's tab and the breakable service."""
+    monkeypatch.setenv("PIFECACHETA_FIXED_SEED", "11")
+    svc = TableService(db_engine, clock=clock, bot_delay=0)
+    broken = _Breakable(svc)
+    svc.on_change(CACHE.table_changed)
+    monkeypatch.setattr(table_state, "get_service", lambda: broken)
+    monkeypatch.setattr(snapshots, "READ_RETRIES", (0, 0))
+    refreshes: list[str] = []
+    monkeypatch.setattr(table_state, "_schedule_refresh", lambda token, app=None: refreshes.append(token))
+    ana, bruno = svc.identify(None, None, "Ana"), svc.identify(None, None, "Bruno")
+    code = svc.create_table(ana, CACHETA_7)
+    svc.join(code, bruno)
+    svc.start(code, ana)
+    CACHE.clear()
+    yield svc, broken, code, (ana, bruno), refreshes
+    CACHE.clear()
+
+
+def _ui(tab: _Tab) -> Any:
+    return asyncio.run(UI(tab))
+
+
+def test_a_failed_read_keeps_the_last_view_logs_it_and_schedules_a_reread(table, caplog):
+    svc, broken, code, (ana, bruno), refreshes = table
+    tab = _Tab(code, bruno)
+    before = _ui(tab)
+    assert before.found and before.is_player and before.can_draw  # Bruno's turn to draw
+    for exc in (
+        RuntimeError("database is locked"),
+        IllegalActionError("taken_card"),  # a bug deep in a projection: has a code, still logged
+    ):
+        broken.fail = exc
+        tab.shared.version += 1  # a delta from some other change: ui is evaluated again
+        caplog.clear()
+        with caplog.at_level(logging.ERROR, logger="pifecacheta.state.table"):
+            after = _ui(tab)
+        assert after == before  # the page stays as it was: COMPRAR still there, not "not found"
+        assert any(r.exc_info and r.exc_info[1] is exc for r in caplog.records), exc
+    assert refreshes == ["tab-ana", "tab-ana"]
+    broken.fail = None  # the re-read: the table as it is now
+    svc.act(code, bruno, Draw(), expected_version=before.version)
+    now = _ui(tab)
+    assert now.can_discard and now.hand_count == before.hand_count + 1
+
+
+def test_only_a_missing_table_shows_not_found(table, caplog):
+    svc, broken, code, (ana, bruno), refreshes = table
+    tab = _Tab(code, ana)
+    assert _ui(tab).found
+    broken.fail = ServiceError("table_not_found")
+    tab.shared.version += 1
+    with caplog.at_level(logging.ERROR, logger="pifecacheta.state.table"):
+        gone = _ui(tab)
+    assert not gone.found and refreshes == [] and not caplog.records
+
+
+def test_a_tab_that_never_read_the_table_shows_nothing_rather_than_another_view(table):
+    svc, broken, code, (ana, bruno), refreshes = table
+    assert _ui(_Tab(code, ana)).found
+    broken.fail = RuntimeError("database is locked")
+    view = _ui(_Tab(code, bruno))  # Bruno never read: Ana's view is never a fallback for him
+    assert not view.found and view.hand_count == 0 and refreshes == ["tab-ana"]
+
+
+class _App:
+    """``app.modify_state`` as the re-read uses it: each entry evaluates the tab's ``ui``."""
+
+    def __init__(self, evaluate) -> None:
+        self.entries = 0
+        self.evaluate = evaluate
+
+    @contextlib.asynccontextmanager
+    async def modify_state(self, token: Any):
+        self.entries += 1
+        yield None
+        self.evaluate(token.ident)
+
+
+def test_rereads_repeat_with_growing_delays_until_one_goes_through(monkeypatch):
+    monkeypatch.setattr(table_state, "REFRESH_DELAYS", (0.001, 0.002, 0.003))
+    failures = {"n": 2}
+
+    def evaluate(token: str) -> None:  # the delta's ui: fails twice more, then reads
+        if failures["n"] > 0:
+            failures["n"] -= 1
+            table_state._schedule_refresh(token, app)
+
+    app = _App(evaluate)
+
+    async def run() -> None:
+        assert table_state._schedule_refresh("tab-1", app)
+        assert not table_state._schedule_refresh("tab-1", app)  # one pending per tab
+        while table_state._rereads_pending:
+            await asyncio.sleep(0.005)
+
+    asyncio.run(run())
+    assert app.entries == 3 and failures["n"] == 0
+    assert "tab-1" not in table_state._failed_rereads  # went through: the next failure starts afresh
+
+
+def test_rereads_stop_after_the_last_delay(monkeypatch, caplog):
+    monkeypatch.setattr(table_state, "REFRESH_DELAYS", (0.001, 0.001))
+    app = _App(lambda token: table_state._schedule_refresh(token, app))  # fails forever
+
+    async def run() -> None:
+        table_state._schedule_refresh("tab-2", app)
+        while table_state._rereads_pending:
+            await asyncio.sleep(0.005)
+
+    with caplog.at_level(logging.ERROR, logger="pifecacheta.state.table"):
+        asyncio.run(run())
+    assert app.entries == 2
+    assert any("still failing" in r.getMessage() for r in caplog.records)
+    assert "tab-2" not in table_state._failed_rereads
+
+
+def test_no_reread_without_a_running_app():
+    assert not table_state._schedule_refresh("tab-3")  # a unit test: no Reflex app, no loop
+    assert not table_state._schedule_refresh("")
