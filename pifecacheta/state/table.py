@@ -289,7 +289,8 @@ class TableState(rx.State):
     async def _join(self) -> int | None:
         """service.join: my seat, or None (a spectator, or refused: the message says why)."""
         try:
-            return await _in_thread(get_service().join, self.table_code, self._who())
+            seat = await _in_thread(get_service().join, self.table_code, self._who())
+            return None if seat is None else int(seat)
         except Exception as exc:  # noqa: BLE001
             if not _is_refusal(exc):
                 raise
