@@ -25,6 +25,22 @@ from pifecacheta.state.table import IN_HANDLER, TableState, bump_table
 from pifecacheta.sweeper import sweeper_task
 
 log = logging.getLogger(__name__)
+
+
+class SharedTokenNoise(logging.Filter):
+    """Drops Reflex's "Attempting to send delta to disconnected client 'table…'" warning.
+
+    ``bump_table`` changes a table's ``TableShared`` through its shared token (``"table" +
+    code``, ``state.backend.link_key``); Reflex then also tries to send that delta to the shared
+    token itself, which is never a browser, and warns on every bot move. The linked tabs get
+    their update anyway. Warnings about real browser tokens are kept (tests/state/test_live_updates.py).
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "send delta to disconnected client 'table" not in record.getMessage()
+
+
+logging.getLogger("reflex.app").addFilter(SharedTokenNoise())
 _pending: set[asyncio.Task[None]] = set()
 
 

@@ -6,7 +6,6 @@ Run in their own pytest process (pyproject ignores tests/browser by default):
 
 from __future__ import annotations
 
-import logging
 import os
 import re
 from collections.abc import Generator
@@ -16,17 +15,6 @@ import pytest
 from playwright.sync_api import expect
 
 expect.set_options(timeout=15_000)
-
-
-class _DropSharedTokenNoise(logging.Filter):
-    """Reflex warns on every shared-version bump that the shared state's own token ("table" +
-    code) is no "connected client"; hundreds of those lines buried the useful part of a failure."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return "send delta to disconnected client 'table" not in record.getMessage()
-
-
-logging.getLogger("reflex.app").addFilter(_DropSharedTokenNoise())
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "screenshots"
