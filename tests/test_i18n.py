@@ -48,7 +48,7 @@ def test_placeholders_match_between_languages():
 
 
 def test_taken_card_message_from_the_brief():
-    assert i18n.text("pt", "err.taken_card") == "A carta que veio do lixo não pode ser descartada nesta vez"
+    assert i18n.text("pt", "err.taken_card") == "A carta que veio do lixo não pode ser descartada nesta vez."
 
 
 def test_every_engine_error_code_has_a_message():

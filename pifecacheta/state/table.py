@@ -307,8 +307,14 @@ class TableState(rx.State):
     async def sit(self) -> Any:
         """Sit at the table with the typed name (seed 000 line 46: whoever opens the link sits)."""
         session = await self.get_state(Session)
+        typed = self.join_name.strip()
+        if not typed and not session.name:
+            # the same rule as CRIAR MESA: a name is needed (no made-up "Jogador NNN" in pt)
+            from pifecacheta.service import ServiceError
+
+            return await self._refused(ServiceError("bad_name"))
         try:
-            who = session._identity(self.join_name.strip() or None)
+            who = session._identity(typed or None)
         except Exception as exc:  # noqa: BLE001
             if _is_refusal(exc):
                 return await self._refused(exc)
@@ -412,9 +418,16 @@ class TableState(rx.State):
     @rx.event
     async def next_round(self, version: int) -> Any:
         """PRÓXIMA RODADA / SIGUIENTE RONDA: any player of the match, even FORA (seed 000 line 68)."""
-        from pifecacheta.rules import NextRound
+        from pifecacheta.rules import NextRound, Phase
 
-        return await self._act(NextRound(), version)
+        await self._act(NextRound(), version)
+        if self.message == "err.stale_version":
+            # someone else pressed it first: the round this player wanted to leave is over,
+            # which is what they asked for, so "the table changed" would only confuse
+            snap = await self._snapshot()
+            if snap.view is not None and snap.view.phase is not Phase.ROUND_OVER:
+                self.message = ""
+        return None
 
     # ---- issue 4 slots: wired to the engine actions the service accepts ---------------------
     @rx.event
@@ -448,9 +461,7 @@ class TableState(rx.State):
     async def send_chat(self, form: dict[str, Any]) -> Any:
         """Send a chat line (seated players only, seed 000 line 74)."""
         text = str(form.get("text", "")).strip()
-        if not text:
-            return None
-        code = self.table_code
+        code = self.table_code  # a blank line is refused by the service (chat_empty), and said
         await self._call(lambda svc, who: svc.chat(code, who, text))
         # clear the input only when the line was accepted (a refused line stays to be fixed)
         return None if self.message else rx.set_value("chat-input", "")

@@ -134,6 +134,7 @@ def test_cacheta_na_boa_and_jump_the_queue(app_harness, new_page, shot):
     for p in (a, b):
         expect(p.locator("#banner")).to_have_text(f"{wname} furou a fila")
         expect(p.locator("#round-title")).to_have_text("FIM DA RODADA")
+        expect(p.locator(".seat").filter(has_text="NA BOA")).to_have_count(0)  # the round is over
     shot(b, "jump_queue_1366_pt")
 
 
@@ -166,7 +167,7 @@ def test_spectator_refusal_and_language(app_harness, new_page, shot):
     a.get_by_role("button", name="PEGAR DO LIXO").click()
     expect(hand(a)).to_have_count(10)
     a.locator(f'#hand [data-card="{code}"]').first.dblclick()
-    expect(a.get_by_role("alert")).to_have_text("A carta que veio do lixo não pode ser descartada nesta vez")
+    expect(a.get_by_role("alert")).to_have_text("A carta que veio do lixo não pode ser descartada nesta vez.")
     expect(hand(a)).to_have_count(10)
     # Sort toggle: by rank, then back by suit.
     order = "A 2 3 4 5 6 7 8 9 10 J Q K".split()

@@ -50,3 +50,23 @@ def test_normal_go_out_shows_no_taken_card(svc, monkeypatch):
     code, ana, _final, _log = _play(svc, monkeypatch, CACHETA_7, out_of_turn=False)
     ui = table_ui(svc.snapshot(code, ana))
     assert ui.has_result and not ui.result_out_of_turn and not ui.result_has_taken
+
+
+def test_na_boa_badge_is_shown_while_the_round_is_played_not_on_fim_da_rodada(svc, monkeypatch):
+    """Seed 000 line 64: NA BOA marks a seat one card away while the round is played; once the
+    round is over (here that seat jumped the queue) the seat panels drop the badge."""
+    seed, final, log = find_seed(CACHETA_7, 2, out_of_turn=True, max_actions=60, announce=True)
+    monkeypatch.setenv("PIFECACHETA_FIXED_SEED", str(seed))
+    who = {0: svc.identify(None, None, "Ana"), 1: svc.identify(None, None, "Bruno")}
+    code = svc.create_table(who[0], CACHETA_7)
+    svc.join(code, who[1])
+    svc.start(code, who[0])
+    winner = final.round.result.winner
+    for n, (seat, action) in enumerate(log):
+        if n == len(log) - 1:  # just before the discard the announced seat goes out on
+            ui = table_ui(svc.snapshot(code, who[0]))
+            assert not ui.round_over and ui.seats[winner].announced
+        svc.act(code, who[seat], action, expected_version=svc.snapshot(code, who[seat]).version)
+    ui = table_ui(svc.snapshot(code, who[0]))
+    assert ui.round_over and ui.result_out_of_turn
+    assert not any(s.announced for s in ui.seats)

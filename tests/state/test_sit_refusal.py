@@ -77,6 +77,21 @@ def test_a_name_with_nothing_visible_is_refused_with_a_message(svc):
     assert tab.message == "" and svc.snapshot(code, None).seats[-1].name == "Bia"
 
 
+def test_a_blank_name_is_refused_like_at_criar_mesa(svc):
+    """No name typed and none remembered: refused (bad_name), not seated as a made-up "Jogador
+    NNN" (in Portuguese even for a Spanish player); a remembered name still sits at once."""
+    ana = svc.identify(None, None, "Ana")
+    code = svc.create_table(ana, PIFE)
+    tab = _Tab(svc, code, "   ")
+    _sit(tab)
+    assert tab.message == "err.bad_name" and tab.me == ""
+    assert [x.name for x in svc.snapshot(code, None).seats] == ["Ana"]
+    tab._session.name = "Bia"  # a returning browser that remembers its name
+    tab._session._identity = lambda name=None: svc.identify(None, None, name or "Bia")
+    _sit(tab)
+    assert tab.message == "" and [x.name for x in svc.snapshot(code, None).seats] == ["Ana", "Bia"]
+
+
 def test_no_seat_left_when_the_form_was_shown_is_said(svc):
     ana = svc.identify(None, None, "Ana")
     code = svc.create_table(ana, PIFE)
