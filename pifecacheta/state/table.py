@@ -123,11 +123,6 @@ async def _in_thread(fn: Any, *args: Any) -> Any:
         return await asyncio.to_thread(fn, *args)
 
 
-def _is_refusal(exc: BaseException) -> bool:
-    """True for the errors a player may cause (service refusals, illegal actions)."""
-    return is_refusal(exc)
-
-
 REFRESH_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds before each re-read after a failed one
 _failed_rereads: dict[str, int] = {}  # client token -> re-reads in a row that failed again
 _rereads_pending: dict[str, asyncio.Task[None]] = {}  # client token -> its scheduled re-read
@@ -292,7 +287,7 @@ class TableState(rx.State):
             seat = await _in_thread(get_service().join, self.table_code, self._who())
             return None if seat is None else int(seat)
         except Exception as exc:  # noqa: BLE001
-            if not _is_refusal(exc):
+            if not is_refusal(exc):
                 raise
             if getattr(exc, "code", "") != "table_not_found":
                 await self._refused(exc)
@@ -306,25 +301,23 @@ class TableState(rx.State):
     @rx.event
     async def sit(self) -> Any:
         """Sit at the table with the typed name (seed 000 line 46: whoever opens the link sits)."""
+        from pifecacheta.service import ServiceError
+
         session = await self.get_state(Session)
         typed = self.join_name.strip()
         if not typed and not session.name:
             # the same rule as CRIAR MESA: a name is needed (no made-up "Jogador NNN" in pt)
-            from pifecacheta.service import ServiceError
-
             return await self._refused(ServiceError("bad_name"))
         try:
             who = session._identity(typed or None)
         except Exception as exc:  # noqa: BLE001
-            if _is_refusal(exc):
+            if is_refusal(exc):
                 return await self._refused(exc)
             raise
         self.me, self._secret, self._name = who.player_id, who.secret, who.name
         self.message = ""
         if await self._join() is None and not self.message:
             # the last seat went (or the match began) after the form was shown: say so
-            from pifecacheta.service import ServiceError
-
             await self._refused(ServiceError("no_seat"))
         return await self._changed()
 
@@ -487,7 +480,7 @@ class TableState(rx.State):
             try:
                 view = (await self._snapshot()).view
             except Exception as exc:  # noqa: BLE001
-                if not _is_refusal(exc):
+                if not is_refusal(exc):
                     raise
         return await self._act(discard_action(view, card), version)
 
@@ -503,7 +496,7 @@ class TableState(rx.State):
         try:
             await _in_thread(fn, get_service(), self._who())
         except Exception as exc:  # noqa: BLE001
-            if _is_refusal(exc):
+            if is_refusal(exc):
                 return await self._refused(exc)
             raise
         self.message = ""

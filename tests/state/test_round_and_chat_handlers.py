@@ -8,20 +8,16 @@ real :class:`TableService`, as in test_sit_refusal.py.
 from __future__ import annotations
 
 import asyncio
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
+from _planned import play_planned
 
 from pifecacheta.rules import CACHETA_7, Phase
 from pifecacheta.service import TableService
 from pifecacheta.state import table as table_state
 from pifecacheta.state.snapshots import CACHE
 from pifecacheta.state.table import TableState
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
-from _planner import find_seed  # noqa: E402
 
 
 class _Shared:
@@ -59,14 +55,7 @@ def svc(db_engine, clock, monkeypatch) -> TableService:
 
 def _round_over(svc: TableService, monkeypatch) -> tuple[str, dict[int, Any]]:
     """A two-player Cacheta table whose first round just ended (a planned, seeded game)."""
-    seed, _final, log = find_seed(CACHETA_7, 2, out_of_turn=False, max_actions=40)
-    monkeypatch.setenv("PIFECACHETA_FIXED_SEED", str(seed))
-    who = {0: svc.identify(None, None, "Ana"), 1: svc.identify(None, None, "Bruno")}
-    code = svc.create_table(who[0], CACHETA_7)
-    svc.join(code, who[1])
-    svc.start(code, who[0])
-    for seat, action in log:
-        svc.act(code, who[seat], action, expected_version=svc.snapshot(code, who[seat]).version)
+    code, who, _final, _log = play_planned(svc, monkeypatch, CACHETA_7, out_of_turn=False)
     assert svc.snapshot(code, None).view.phase is Phase.ROUND_OVER
     return code, who
 

@@ -89,20 +89,10 @@ def test_lobby_choices():
 
 def _replay_planned(svc, rules, *, out_of_turn, monkeypatch):
     """Play a planned greedy game (tests/browser/_planner.py) through the service."""
-    import sys
-    from pathlib import Path
+    from _planned import play_planned
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
-    from _planner import find_seed
-
-    seed, final, log = find_seed(rules, 2, out_of_turn=out_of_turn, max_actions=40)
-    monkeypatch.setenv("PIFECACHETA_FIXED_SEED", str(seed))
-    code, ana, bruno = _table(svc, rules)
-    svc.start(code, ana)
-    who = {0: ana, 1: bruno}
-    for seat, action in log:
-        svc.act(code, who[seat], action, expected_version=svc.snapshot(code, who[seat]).version)
-    return code, ana, bruno, final
+    code, who, final, _log = play_planned(svc, monkeypatch, rules, out_of_turn=out_of_turn)
+    return code, who[0], who[1], final
 
 
 def test_round_over_shows_winner_melds_and_lives(svc, monkeypatch):
