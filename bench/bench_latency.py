@@ -53,6 +53,9 @@ INIT_JS = r"""
   const Native = window.WebSocket;
   window.WebSocket = function (...args) {
     const ws = new Native(...args);
+    try {  // the tab's Reflex client token, to match the --trace timeline to this screen
+      window.__bench.token = new URL(String(args[0]), location.href).searchParams.get("token");
+    } catch (e) {}
     ws.addEventListener("message", (ev) => {
       if (typeof ev.data !== "string" || ev.data.indexOf("hand_by_suit") < 0) return;
       const t = now();
@@ -255,7 +258,7 @@ def main() -> int:  # noqa: PLR0915 - one linear script
         samples_paint: list[float] = []
         kinds: list[str] = []
         snaps_at_start = len(snap_times)
-        moves_trace: list[tuple[float, list[float], list[tuple[str, float, str]]]] = []
+        moves_trace: list[tuple[float, list[tuple[str, float]], list[tuple[str, float, str]]]] = []
         trace.clear()
         frames_at_start = [len(p.evaluate(STATUS_JS)["versions"]) for p in screens]
         for _ in range(args.moves):
@@ -292,7 +295,8 @@ def main() -> int:  # noqa: PLR0915 - one linear script
                 lat.append(rec[1] - t_click)
                 lat_paint.append(rec[2] - t_click)
             if args.trace:
-                moves_trace.append((t_click, [rec_t for rec_t in lat], list(trace)))
+                tokens = [str(p.evaluate("() => window.__bench.token || ''"))[:8] for p in others]
+                moves_trace.append((t_click, list(zip(tokens, lat, strict=True)), list(trace)))
                 trace.clear()
             per_move.append(max(lat))
             per_move_paint.append(max(lat_paint))
@@ -301,7 +305,7 @@ def main() -> int:  # noqa: PLR0915 - one linear script
             kinds.append(type(action).__name__)
 
         for t_click, lats, events in moves_trace[-3:]:
-            print(f"-- move: screens got it at +{', +'.join(f'{x:.0f}' for x in lats)} ms")
+            print("-- move: screens got it at " + ", ".join(f"{tok} +{x:.0f}" for tok, x in lats) + " ms")
             for what, t, detail in events:
                 if t >= t_click - 50:
                     print(f"   {t - t_click:+8.1f} ms  {what:8s} {detail}")

@@ -3,9 +3,9 @@
 Two lifespan tasks:
 - ``sweeper_task`` (pifecacheta/sweeper.py, backend): plays the bots after their delay, closes
   FIM DA RODADA when only bots still play, expires idle tables.
-- ``live_updates``: listens to ``service.on_change`` and bumps the table's shared version for
-  every change not made by an event handler (which bumps it itself), so every open tab sees
-  bot moves and sweeps within a fraction of a second.
+- ``live_updates``: listens to ``service.on_change`` and pushes every change not made by an
+  event handler (which pushes it itself) to the table's open tabs (``state/table.py:
+  bump_table``), so every open tab sees bot moves and sweeps within a fraction of a second.
 """
 
 from __future__ import annotations
@@ -27,20 +27,6 @@ from pifecacheta.sweeper import sweeper_task
 log = logging.getLogger(__name__)
 
 
-class SharedTokenNoise(logging.Filter):
-    """Drops Reflex's "Attempting to send delta to disconnected client 'table…'" warning.
-
-    ``bump_table`` changes a table's ``TableShared`` through its shared token (``"table" +
-    code``, ``state.backend.link_key``); Reflex then also tries to send that delta to the shared
-    token itself, which is never a browser, and warns on every bot move. The linked tabs get
-    their update anyway. Warnings about real browser tokens are kept (tests/state/test_live_updates.py).
-    """
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return "send delta to disconnected client 'table" not in record.getMessage()
-
-
-logging.getLogger("reflex.app").addFilter(SharedTokenNoise())
 _pending: set[asyncio.Task[None]] = set()
 
 

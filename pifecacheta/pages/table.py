@@ -9,7 +9,7 @@ import reflex as rx
 from pifecacheta.components.cards import DnDDiv, card_back, card_face, empty_slot
 from pifecacheta.components.common import page_shell
 from pifecacheta.state.session import Session
-from pifecacheta.state.table import TableShared, TableState
+from pifecacheta.state.table import TableState
 
 UI = TableState.ui
 T = Session.t
@@ -32,7 +32,7 @@ NAME_STYLE: dict[str, str] = {
 WRAP_STYLE: dict[str, str] = {"overflow_wrap": "anywhere", "word_break": "break-word", "min_width": "0"}
 
 
-# A refusal is shown until the table changes (the shared version moves on) or the viewer acts
+# A refusal is shown until the table changes (its table_version moves on) or the viewer acts
 # again; once stale it still stays MESSAGE_LINGER for reading, then this CSS animation hides it
 # (no server timer: the browser runs it, and a new refusal restarts it).
 MESSAGE_LINGER = "3s"
@@ -44,7 +44,7 @@ _HIDE_KEYFRAMES = (
 
 def _message_style(**extra: Any) -> dict[str, Any]:
     """Style of a refusal callout: fades out MESSAGE_LINGER after the table changed."""
-    fresh = TableState.message_version == TableShared.version
+    fresh = TableState.message_version == TableState.table_version
     return {**extra, "animation": rx.cond(fresh, "none", f"pfc-hide 0.3s ease {MESSAGE_LINGER} forwards")}
 
 

@@ -1,4 +1,4 @@
-"""The one application service this process uses, and the link key of a table's shared state.
+"""The one application service this process uses.
 
 Every change goes through ``pifecacheta.service.TableService`` (docs/SERVICE_API.md); the
 Reflex layer never touches the database or the rules engine's hidden ``Match``.
@@ -35,15 +35,3 @@ def get_service() -> Any:
             # cached snapshots of a table are outdated by every committed change (chat too)
             _service.on_change(CACHE.table_changed)
         return _service
-
-
-def link_key(code: str) -> str:
-    """The ``rx.SharedState`` link token of a table: ``"table" + code``.
-
-    Table codes come from ``secrets.token_urlsafe`` and may hold ``_``, which Reflex refuses
-    in a link token, so ``_`` becomes ``.`` (not in the url-safe alphabet: no collision).
-
-    >>> link_key("ab_C-d")
-    'tableab.C-d'
-    """
-    return "table" + code.replace("_", ".")

@@ -1,15 +1,14 @@
 """Fast per-viewer snapshots for the live table: a short-lived cache and off-loop reads.
 
-Why: Reflex re-evaluates ``TableState.ui`` several times for one table version (linking the
-shared state resolves a delta, the fan-out to the other tabs resolves another, and every
-event of a tab - a card click, a dblclick - re-resolves it once more). Each evaluation used to
+Why: Reflex re-evaluates ``TableState.ui`` for every delta of a tab (the push of a change, and
+every event of the tab - a card click, a dblclick - re-resolves it once more). Each evaluation used to
 call ``TableService.snapshot`` (4 SQLite queries + ``player_view``) synchronously on the
 backend's event loop, so the tabs' updates queued behind each other.
 
 :class:`SnapshotCache` keeps each viewer's ``TableSnapshot`` for ONE table state, keyed by
 
 * the table code,
-* the table's shared change counter (``TableShared.version``, the same in every worker),
+* the table's change counter (``state/tabs.py``, ``TableState.table_version``),
 * this process's change generation of the table (bumped by ``service.on_change`` right after
   each commit, chat included, so a change can never be served from an older entry),
 * the viewer's player id AND secret (a forged id never reads the owner's entry: the service
@@ -75,7 +74,7 @@ class SnapshotCache:
         self._viewers: dict[str, dict[Hashable, tuple[float, Any]]] = {}
         self.viewer_ttl = viewer_ttl
         self.max_batch = max_batch
-        # (code, shared version, generation) -> the batch read running for that table state
+        # (code, table version, generation) -> the batch read running for that table state
         self.inflight: dict[tuple[str, int, int], asyncio.Future[None]] = {}
         # (code, player id, secret) -> the newest snapshot read for that viewer (any version)
         self._last_good: OrderedDict[Hashable, Any] = OrderedDict()
@@ -201,20 +200,20 @@ def is_refusal(exc: BaseException) -> bool:
     return isinstance(exc, ValueError) and hasattr(exc, "code")
 
 
-def viewer_key(code: str, shared_version: int, generation: int, who: Any) -> tuple[Hashable, ...]:
-    """The cache key of one viewer's snapshot: ``(code, shared_version, generation, id, secret)``.
+def viewer_key(code: str, table_version: int, generation: int, who: Any) -> tuple[Hashable, ...]:
+    """The cache key of one viewer's snapshot: ``(code, table_version, generation, id, secret)``.
 
     ``who``: a service ``Identity`` (or None for an anonymous viewer).
     """
     pid = getattr(who, "player_id", "") if who is not None else ""
     secret = getattr(who, "secret", "") if who is not None else ""
-    return (code, int(shared_version), int(generation), pid, secret)
+    return (code, int(table_version), int(generation), pid, secret)
 
 
 async def snapshot_for(
-    service: Any, code: str, who: Any, shared_version: int, cache: SnapshotCache = CACHE
+    service: Any, code: str, who: Any, table_version: int, cache: SnapshotCache = CACHE
 ) -> Any:
-    """``service.snapshot(code, who)`` for the table state ``shared_version``, cached.
+    """``service.snapshot(code, who)`` for the table state ``table_version``, cached.
 
     The generation is read BEFORE the database, so a snapshot that raced a commit is stored
     under the old generation and the commit's ``on_change`` makes the next read miss.
@@ -232,14 +231,14 @@ async def snapshot_for(
     Raises whatever ``service.snapshot`` raises on the last try; refusals are not cached.
     """
     gen = cache.generation(code)
-    key = viewer_key(code, shared_version, gen, who)
+    key = viewer_key(code, table_version, gen, who)
     snap = cache.get(key)
     if snap is not None:
         cache.saw(code, key, who)
         return snap
     batch = getattr(service, "snapshots", None)
     if batch is not None:
-        state = (code, int(shared_version), gen)
+        state = (code, int(table_version), gen)
         task = cache.inflight.get(state)
         if task is None:
             whos = cache.viewers(code, exclude=key)

@@ -1,19 +1,20 @@
 """One table as seen by one viewer, kept live for everyone at it.
 
-``TableShared`` is an ``rx.SharedState`` linked per table (``link_key(code)``); its only
-public var is ``version``, a counter bumped after every change the service commits. It holds
-NO hands, stock or seed: public vars of a shared state reach every linked tab.
+``TableState`` is private to one browser tab. Its computed var ``ui`` is this viewer's own
+projection of the table (its own snapshot, its own identity), so each hand reaches only its
+owner. A reload gives the same view: everything comes from the database through the service.
 
-``TableState`` is private to one browser tab. Its computed var ``ui`` reads
-``TableShared.version``: when any viewer (or a bot, or the sweeper) bumps the version, Reflex
-re-evaluates ``ui`` for every linked tab, each from that tab's own snapshot (its own identity),
-so each hand reaches only its owner. A reload gives the same view: everything comes from the
-database through the service.
+Live updates: ``state/tabs.py`` knows which tabs show which table. After every change the
+service commits - a player's action here (:meth:`TableState._changed`), a bot's move or a
+sweep (:func:`bump_table`) - the table's counter is bumped and :func:`push_change` sets the
+new counter in each other open tab's ``table_version``, each under that tab's own lock only;
+the resulting delta re-evaluates the tab's ``ui`` and Reflex sends it if it changed. The
+counter is public (a number, nothing secret).
 
 Live-update cost (issue 3 item 10): a move is one service call; then ONE read of the table
-serves every tab (``state/snapshots.py``: per-viewer cache keyed by table version and change
-generation, ``service.snapshots``), off the event loop; ``ui`` is sent to a tab only when it
-changed, and only a version bump fans out to the other tabs (``TableShared``).
+serves every tab (``state/snapshots.py``: per-viewer cache keyed by the table's counter and
+change generation, ``service.snapshots``), off the event loop, and the tabs' pushes run side by
+side (measured in ``bench/README.md``).
 """
 
 from __future__ import annotations
@@ -26,12 +27,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import reflex as rx
-from reflex.state import _override_base_method
 
 from pifecacheta.rules.cards import Card
-from pifecacheta.state.backend import get_service, link_key
+from pifecacheta.state.backend import get_service
 from pifecacheta.state.session import Session
 from pifecacheta.state.snapshots import CACHE, discard_action, is_refusal, snapshot_for
+from pifecacheta.state.tabs import TABS
 from pifecacheta.state.view_model import TableUi, table_ui
 
 log = logging.getLogger(__name__)
@@ -48,40 +49,6 @@ def _handler_call() -> Iterator[None]:
         yield
     finally:
         IN_HANDLER.reset(token)
-
-
-class TableShared(rx.SharedState):
-    """Public, per-table: a change counter every linked viewer watches. Nothing secret.
-
-    Propagation fix (Reflex 0.10.1): after an event, the linked state's ``_previous_dirty_vars``
-    (the vars the event changed, which ``_modify_linked_states`` sends to every other linked
-    tab) is only refreshed by ``_clean``, i.e. when the event made the state dirty, and
-    ``_was_touched`` (the other trigger) only when the state is written. Left alone, the last
-    bump's ``{"version"}`` stayed there, so EVERY later event of any linked tab (a card click, a
-    dblclick) was fanned out to all the other tabs as a version change: each took the table's
-    lock in turn, re-evaluated ``ui`` and re-sent it, and the next real move queued behind them.
-    Here an event starts with "nothing changed" and ``_clean`` records exactly what it changed,
-    so only a real bump reaches the other tabs.
-    """
-
-    version: int = 0
-
-    @_override_base_method
-    async def _internal_patch_linked_state(self, token: str, full_delta: bool = False) -> Any:
-        linked = await super()._internal_patch_linked_state(token, full_delta=full_delta)
-        # This event has changed nothing yet. ``_was_touched`` also decides the fan-out; it is
-        # otherwise reset only when the disk state manager writes the state (debounced), so a
-        # click right after a move fanned out too. Forgoing that pending write only loses a
-        # stale counter across a restart: every refresh reads the database anyway.
-        linked._previous_dirty_vars = None
-        linked._was_touched = False
-        return linked
-
-    @_override_base_method
-    def _clean(self) -> None:
-        changed = set(self.dirty_vars)
-        super()._clean()
-        self._previous_dirty_vars = changed or None
 
 
 def error_key(exc: BaseException) -> str:
@@ -146,13 +113,12 @@ def _schedule_refresh(token: str, app: Any = None) -> bool:
         log.error("tab %s: snapshot still failing after %d re-reads; waiting for a change", token, tries)
         _failed_rereads.pop(token, None)
         return False
+    app = app if app is not None else _running_app()
     try:
-        if app is None:
-            from reflex_base.registry import RegistrationContext
-
-            app = RegistrationContext.get().app
         loop = asyncio.get_running_loop()
-    except Exception:  # noqa: BLE001 - no running app or loop: nothing to re-read
+    except RuntimeError:  # no running loop: nothing to re-read
+        return False
+    if app is None:
         return False
 
     async def reread() -> None:
@@ -181,9 +147,12 @@ class TableState(rx.State):
     dragging: str = ""  # card id being dragged
     message: str = ""  # catalog key of the last refusal, "" when none
     message_serial: int = 0
-    # TableShared.version when the message was given: the page hides the message once the
-    # table changes (the shared version moves on), or on the viewer's next action.
+    # table_version when the message was given: the page hides the message once the table
+    # changes (table_version moves on), or on the viewer's next action.
     message_version: int = -1
+    # The table's change counter (state/tabs.py) as this tab last heard it: set by its own
+    # actions and by push_change. A new value makes a delta, which re-evaluates ``ui``.
+    table_version: int = 0
     join_name: str = ""
     invite_url: str = ""
     me: str = ""  # my player id (not secret)
@@ -205,8 +174,7 @@ class TableState(rx.State):
         A read that fails (not a missing table) never blanks the page: see
         :meth:`_view_after_failure` (last view kept, error logged, the tab re-read shortly).
         """
-        shared = await self.get_state(TableShared)
-        version = shared.version
+        version = self.table_version
         if not self.table_code or not self.me:
             return TableUi()
         who = self._who()
@@ -234,7 +202,7 @@ class TableState(rx.State):
             self.me,
             exc_info=exc,
         )
-        _schedule_refresh(str(getattr(getattr(self.router, "session", None), "client_token", "") or ""))
+        _schedule_refresh(self._token())
         last = CACHE.last_good(self.table_code, who)
         if last is None:
             return TableUi()
@@ -245,8 +213,7 @@ class TableState(rx.State):
 
     async def _snapshot(self) -> Any:
         """This viewer's current snapshot (the one ``ui`` was built from: a cache hit)."""
-        shared = await self.get_state(TableShared)
-        return await snapshot_for(get_service(), self.table_code, self._who(), shared.version)
+        return await snapshot_for(get_service(), self.table_code, self._who(), self.table_version)
 
     def _who(self) -> Any:
         from pifecacheta.service import Identity
@@ -256,7 +223,8 @@ class TableState(rx.State):
     # ---- loading and seating ------------------------------------------------------------
     @rx.event
     async def load(self) -> Any:
-        """on_load of ``/mesa/<code>``: identify, link the shared state, sit if a seat is free."""
+        """on_load of ``/mesa/<code>``: identify, register this tab for the table's live updates
+        (``state/tabs.py``; Reflex runs on_load again on every reconnect), sit if a seat is free."""
         path = str(self.router.url.path or "")
         code = path.rstrip("/").rsplit("/", 1)[-1] if "/mesa/" in path else ""
         self.table_code = code
@@ -268,8 +236,7 @@ class TableState(rx.State):
         session = await self.get_state(Session)
         who = session._identity()
         self.me, self._secret, self._name = who.player_id, who.secret, who.name
-        shared = await self.get_state(TableShared)
-        await shared._link_to(link_key(code))
+        self.table_version = TABS.open(code, self._token())
         self.join_name = session.name
         CACHE.forget_viewer(code, self._who())  # a (re)load shows the table as it is now
         before = CACHE.generation(code)
@@ -505,23 +472,95 @@ class TableState(rx.State):
     async def _refused(self, exc: BaseException) -> Any:
         self.message = error_key(exc)
         self.message_serial += 1
-        self.message_version = (await self.get_state(TableShared)).version
+        self.message_version = self.table_version
         return None
 
-    async def _changed(self) -> None:
-        """Bump the shared version: every tab linked to this table refreshes its view.
+    def _token(self) -> str:
+        """This tab's Reflex client token ("" outside a real event)."""
+        return str(getattr(getattr(self.router, "session", None), "client_token", "") or "")
 
+    async def _changed(self) -> None:
+        """Count a change of this table and push it to every other open tab of it.
+
+        This tab gets the new counter in this event's own delta; the others through
+        :func:`push_change`, which does not wait here (each tab's update takes that tab's lock).
         Bots, FIM DA RODADA closing by itself and expiry are driven by the service's sweeper
-        (``pifecacheta.sweeper``); their changes reach the tabs through ``on_change``.
+        (``pifecacheta.sweeper``); their changes reach the tabs through ``on_change`` and
+        :func:`bump_table`.
         """
-        shared = await self.get_state(TableShared)
-        shared.version += 1
+        code = self.table_code
+        self.table_version = TABS.bump(code)
+        push_change(None, code, self.table_version, skip=self._token())
+
+
+_pushes: set[asyncio.Task[None]] = set()  # running pushes (a reference keeps each task alive)
+
+
+def _running_app() -> Any:
+    """The Reflex app of this process, or None outside a running app (unit tests)."""
+    try:
+        from reflex_base.registry import RegistrationContext
+
+        return RegistrationContext.get().app
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def push_change(app: Any, code: str, version: int, skip: str = "") -> list[asyncio.Task[None]]:
+    """Give every open tab of table ``code`` (but ``skip``) the counter ``version``.
+
+    One task per tab (:func:`_push_to`), started now and not awaited; each takes only that
+    tab's lock, so a slow tab delays nobody else. ``app``: the Reflex app (default: the running
+    one). Returns the tasks (empty outside a running app or loop); a failed push is logged.
+    """
+    app = app if app is not None else _running_app()
+    if app is None:
+        return []
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return []
+    tasks = []
+    for token in TABS.tokens(code):
+        if token == skip:
+            continue
+        task = loop.create_task(_push_to(app, code, token, version))
+        _pushes.add(task)
+        task.add_done_callback(_pushed)
+        tasks.append(task)
+    return tasks
+
+
+def _pushed(task: asyncio.Task[None]) -> None:
+    _pushes.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        log.error("live update of a tab failed", exc_info=task.exception())
+
+
+async def _push_to(app: Any, code: str, token: str, version: int) -> None:
+    """Set ``table_version`` of tab ``token`` to ``version`` if it still shows table ``code``.
+
+    A tab whose socket is gone is dropped from the table's tabs (it registers again on its
+    reconnect, through ``load``); a tab that moved to another table is dropped too.
+    """
+    from reflex.istate.manager.token import BaseStateToken
+
+    namespace = getattr(app, "event_namespace", None)
+    if namespace is None or token not in namespace.token_to_sid:
+        TABS.close(token, code)
+        return
+    async with app.modify_state(BaseStateToken(ident=token, cls=TableState)) as root:
+        tab = await root.get_state(TableState)
+        if tab.table_code != code:
+            TABS.close(token, code)
+        elif tab.table_version < version:
+            tab.table_version = version
 
 
 async def bump_table(app: Any, code: str) -> None:
-    """Bump a table's shared version from outside any event (bots, sweeper, expiry)."""
-    from reflex.istate.manager.token import BaseStateToken
-
-    async with app.modify_state(BaseStateToken(ident=link_key(code), cls=TableShared)) as root:
-        shared = await root.get_state(TableShared)
-        shared.version += 1
+    """Count a change made outside any event (bots, sweeper, expiry) and push it to every
+    open tab of table ``code``; raises the first failed push (the caller retries once)."""
+    tasks = push_change(app, code, TABS.bump(code))
+    for result in await asyncio.gather(*tasks, return_exceptions=True):
+        if isinstance(result, BaseException):
+            raise result

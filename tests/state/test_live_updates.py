@@ -1,5 +1,5 @@
 """``live_updates`` (pifecacheta.py): every change not made by an event handler bumps the
-table's shared version; a bump that fails is logged and tried once more, so one failure does
+table's open tabs; a bump that fails is logged and tried once more, so one failure does
 not leave every open tab showing the table as it was until the next change."""
 
 from __future__ import annotations
@@ -97,14 +97,3 @@ def test_changes_made_by_an_event_handler_are_left_to_it(wired):
 
     asyncio.run(main())
     assert bumps == []
-
-
-def test_only_the_shared_token_warning_is_dropped(caplog):
-    """Reflex's warning for the shared token ("table" + code) is noise on every bot move; the
-    same warning for a real browser's token still reaches the log."""
-    reflex_log = logging.getLogger("reflex.app")
-    with caplog.at_level(logging.WARNING, logger="reflex.app"):
-        reflex_log.warning("Attempting to send delta to disconnected client 'tableAbC-12'")
-        reflex_log.warning("Attempting to send delta to disconnected client '98c05e09-1bf3'")
-    messages = [r.getMessage() for r in caplog.records]
-    assert messages == ["Attempting to send delta to disconnected client '98c05e09-1bf3'"]

@@ -20,11 +20,6 @@ from pifecacheta.state.snapshots import CACHE
 from pifecacheta.state.table import TableState
 
 
-class _Shared:
-    def __init__(self) -> None:
-        self.version = 0
-
-
 class _Tab:
     """The fields and helpers of one tab's ``TableState`` that the handlers use."""
 
@@ -34,15 +29,14 @@ class _Tab:
     _refused = TableState._refused
     _changed = TableState._changed
     _who = TableState._who
+    _token = TableState._token
+    router = None  # no real tab: nothing to push to
 
     def __init__(self, code: str, who: Any) -> None:
         self.table_code = code
         self.me, self._secret, self._name = who.player_id, who.secret, who.name
         self.message, self.message_serial, self.message_version = "", 0, -1
-        self._shared = _Shared()
-
-    async def get_state(self, cls: type) -> Any:
-        return self._shared
+        self.table_version = 0
 
 
 @pytest.fixture

@@ -20,10 +20,6 @@ from pifecacheta.state import table as table_state
 from pifecacheta.state.table import TableState
 
 
-class _Shared:
-    version = 7
-
-
 class _Session:
     """The browser's identity as ``Session._identity`` gives it: a new player per name."""
 
@@ -42,15 +38,19 @@ class _Tab:
     _refused = TableState._refused
     _changed = TableState._changed
     _who = TableState._who
+    _token = TableState._token
+    router = None  # no real tab: nothing to push to
 
     def __init__(self, svc: TableService, code: str, name: str) -> None:
         self.table_code, self.join_name = code, name
         self.message, self.message_serial, self.message_version = "", 0, -1
         self.me = self._secret = self._name = ""
-        self._session, self._shared = _Session(svc), _Shared()
+        self.table_version = 7
+        self._session = _Session(svc)
 
     async def get_state(self, cls: type) -> Any:
-        return self._session if cls.__name__ == "Session" else self._shared
+        assert cls.__name__ == "Session"
+        return self._session
 
 
 @pytest.fixture

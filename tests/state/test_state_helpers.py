@@ -7,7 +7,6 @@ from pathlib import Path
 
 from pifecacheta import i18n
 from pifecacheta.service import SeatInfo, ServiceError
-from pifecacheta.state.backend import link_key
 from pifecacheta.state.table import bots_to_add, error_key
 
 PKG = Path(__file__).resolve().parents[2] / "pifecacheta"
@@ -43,8 +42,3 @@ def test_every_key_used_by_the_pages_is_in_the_catalog():
     assert len(used) > 40
     missing = used - set(i18n.catalog("pt"))
     assert not missing, missing
-
-
-def test_link_key_has_no_underscore():
-    assert "_" not in link_key("a_b_c")
-    assert link_key("a_b") != link_key("a-b")

@@ -26,11 +26,6 @@ from pifecacheta.state.table import TableState
 UI = TableState.computed_vars["ui"]._fget
 
 
-class _Shared:
-    def __init__(self) -> None:
-        self.version = 1
-
-
 class _Router:
     class session:  # noqa: N801 - the shape of rx.State.router.session
         client_token = "tab-ana"
@@ -41,14 +36,12 @@ class _Tab:
 
     _who = TableState._who
     _view_after_failure = TableState._view_after_failure
+    _token = TableState._token
 
     def __init__(self, code: str, who: Any) -> None:
         self.table_code, self.me, self._secret, self._name = code, who.player_id, who.secret, who.name
         self.router = _Router()
-        self.shared = _Shared()
-
-    async def get_state(self, cls: type) -> Any:
-        return self.shared
+        self.table_version = 1
 
 
 class _Breakable:
@@ -102,7 +95,7 @@ def test_a_failed_read_keeps_the_last_view_logs_it_and_schedules_a_reread(table,
         IllegalActionError("taken_card"),  # a bug deep in a projection: has a code, still logged
     ):
         broken.fail = exc
-        tab.shared.version += 1  # a delta from some other change: ui is evaluated again
+        tab.table_version += 1  # a delta from some other change: ui is evaluated again
         caplog.clear()
         with caplog.at_level(logging.ERROR, logger="pifecacheta.state.table"):
             after = _ui(tab)
@@ -120,7 +113,7 @@ def test_only_a_missing_table_shows_not_found(table, caplog):
     tab = _Tab(code, ana)
     assert _ui(tab).found
     broken.fail = ServiceError("table_not_found")
-    tab.shared.version += 1
+    tab.table_version += 1
     with caplog.at_level(logging.ERROR, logger="pifecacheta.state.table"):
         gone = _ui(tab)
     assert not gone.found and refreshes == [] and not caplog.records
