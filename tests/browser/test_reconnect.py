@@ -1,0 +1,73 @@
+"""A dropped connection: the page comes back by itself and stays live.
+
+Every change is pushed to the tabs registered for the table (``state/tabs.py``); a tab whose
+socket is gone is dropped from that list, and registers again when Reflex reconnects it (the
+reconnect's hydrate runs the page's on_load, ``TableState.load``). Here Ana's websocket is
+cut and her reconnects refused (Playwright routes her page's websocket) while Bruno draws, so
+the push finds her gone; once she may connect again her page shows Bruno's draw by itself, and
+his next move reaches her live.
+"""
+
+from __future__ import annotations
+
+import re
+
+from _replay import hand
+from playwright.sync_api import expect
+from test_table import _start_two
+
+
+class _Cable:
+    """Ana's websocket to the app, through Playwright: ``cut()`` drops it and refuses new
+    connections until ``mend()``."""
+
+    def __init__(self, page) -> None:
+        self.up = True
+        self.routes: list = []
+        self.refused = 0
+        page.route_web_socket(re.compile(r"/_event/"), self._connect)
+
+    def _connect(self, ws) -> None:
+        if not self.up:
+            self.refused += 1
+            ws.close()
+            return
+        ws.connect_to_server()
+        self.routes.append(ws)
+
+    def cut(self) -> None:
+        self.up = False
+        for ws in self.routes:
+            ws.close()
+        self.routes.clear()
+
+    def mend(self) -> None:
+        self.up = True
+
+
+def test_a_dropped_connection_comes_back_live(app_harness, new_page):
+    a, b = _start_two(new_page, app_harness, "cacheta7", 11)
+    cable = _Cable(a)
+    a.reload()  # her page's websocket now goes through the cable
+    expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
+    a.get_by_role("button", name="COMEÇAR").click()
+    draw = b.get_by_role("button", name="COMPRAR", exact=True)
+    expect(draw).to_be_enabled()  # Bruno plays first
+    bruno_cards = a.locator('.seat[data-seat="1"] .seat-cards')
+    expect(bruno_cards).to_have_text("9")
+
+    cable.cut()
+    a.wait_for_timeout(300)
+    draw.click()  # pushed while Ana has no socket: she is dropped from the table's tabs
+    expect(hand(b)).to_have_count(10)
+    a.wait_for_timeout(700)
+    assert cable.refused >= 1  # her page did try to come back meanwhile
+    expect(bruno_cards).to_have_text("9")  # cut off: her page cannot know yet
+
+    cable.mend()
+    expect(bruno_cards).to_have_text("10", timeout=20_000)  # the reconnect brings the table back
+    # ... and she is live again: Bruno's discard reaches her without a reload
+    card = hand(b).first.get_attribute("data-card")
+    hand(b).first.dblclick()
+    expect(a.get_by_test_id("discard").locator("[data-card]")).to_have_attribute("data-card", card)
+    expect(bruno_cards).to_have_text("9")
