@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex.experimental.client_state import ClientStateVar
 
 from pifecacheta.components.cards import DnDDiv, card_back, card_face, empty_slot
 from pifecacheta.components.common import page_shell
@@ -13,6 +14,14 @@ from pifecacheta.state.table import TableState
 
 UI = TableState.ui
 T = Session.t
+# The card tapped in the hand, waiting for a tap on the discard pile: kept in the browser
+# (React state shared by the hand, the pile and the status line), sent to the server only with
+# the tap on the pile (TableState.pile_click). A tap on a card is instant, and a double-click's
+# two clicks send nothing ahead of the discard.
+SELECTED = ClientStateVar.create("pfc_selected", default="")
+# The message_serial of the refusal the viewer dismissed by tapping a card (browser only): a
+# tap is the viewer acting again, so the refusal goes at once, without a round trip.
+DISMISSED = ClientStateVar.create("pfc_dismissed", default=-1)
 
 
 def _fill(key: str, name: Any) -> Any:
@@ -286,9 +295,10 @@ def _centre() -> rx.Component:
             rx.cond(
                 UI.has_discard, card_face(UI.discard_top, size="lg"), empty_slot(T["table.discard_empty"])
             ),
-            on_click=TableState.pile_click(UI.version, UI.phase),
+            # the card goes with the event, THEN the selection is cleared (the chain runs in order)
+            on_click=[TableState.pile_click(UI.version, UI.phase, SELECTED.value), SELECTED.set_value("")],
             on_drag_over=rx.prevent_default,
-            on_drop=TableState.drop_on_pile(UI.version).prevent_default,
+            on_drop=[TableState.drop_on_pile(UI.version).prevent_default, SELECTED.set_value("")],
             role="button",
             aria_label=T["table.discard"],
             custom_attrs={"data-testid": "discard"},
@@ -296,7 +306,7 @@ def _centre() -> rx.Component:
                 "cursor": "pointer",
                 "padding": "0.3em",
                 "border_radius": "0.6em",
-                "outline": rx.cond(TableState.selected != "", "3px dashed #ffd27f", "none"),
+                "outline": rx.cond(SELECTED.value != "", "3px dashed #ffd27f", "none"),
             },
         ),
         rx.text(T["table.discard"], " · ", UI.discard_count, size="1"),
@@ -337,25 +347,38 @@ def _centre() -> rx.Component:
 
 
 def _hand_card(card: Any) -> rx.Component:
-    selected = TableState.selected == card.id
-    return card_face(
+    """One card of the hand: a tap selects it (lifted), a double tap discards it.
+
+    The handlers sit on a box that never moves; only the face inside it is lifted. If the
+    element under the finger moved on the first tap, the second tap of a double tap (and the
+    browser's dblclick) could land on the card below it and discard that one instead.
+    """
+    selected = SELECTED.value == card.id
+    face = card_face(
         card,
         size="md",
-        id="card-" + card.id,
-        draggable=True,
-        on_drag_start=TableState.drag_start(card.id),
-        on_click=TableState.card_click(card.id),
-        on_double_click=TableState.card_double(card.id, UI.version),
-        tab_index=0,
-        class_name="hand-card",
+        id="card-" + card.id,  # with data-card: the stable hooks of the tests
         style={
-            "cursor": "pointer",
             "transform": rx.cond(selected, "translateY(-0.7em)", "none"),
             "outline": rx.cond(
                 selected, "3px solid #ffd27f", rx.cond(card.taken, "2px solid #5fb3ff", "none")
             ),
             "transition": "transform 0.12s",
         },
+    )
+    return DnDDiv.create(
+        face,
+        draggable=True,
+        on_drag_start=TableState.drag_start(card.id),
+        # tap: select this card, or unselect it when it already is (browser only)
+        on_click=[
+            SELECTED.set_value(rx.cond(selected, "", card.id)),
+            DISMISSED.set_value(TableState.message_serial),
+        ],
+        on_double_click=[SELECTED.set_value(""), TableState.card_double(card.id, UI.version)],
+        tab_index=0,
+        class_name="hand-card",
+        style={"cursor": "pointer", "flex_shrink": "0", "border_radius": "0.4em"},
     )
 
 
@@ -371,20 +394,26 @@ def _status_line() -> rx.Component:
                 T["turn.draw"],
                 rx.cond(
                     UI.can_discard,
-                    rx.cond(TableState.selected != "", T["turn.selected"], T["turn.discard"]),
+                    rx.cond(SELECTED.value != "", T["turn.selected"], T["turn.discard"]),
                     _fill("turn.other", UI.turn_name),
                 ),
             ),
         ),
     )
-    return rx.text(
-        text,
+    cell = {"grid_area": "1 / 1", "text_align": "center", "min_height": "1.5em"}
+    # Selecting a card swaps the discard hint for a shorter one; the hand below must not move
+    # up meanwhile (on a phone the second tap of a double tap would land on the card under
+    # it). An invisible copy of the longer hint shares the grid cell, so the line keeps its
+    # height for the whole discard phase.
+    sizer = rx.text(
+        rx.cond(UI.can_discard, T["turn.discard"], ""),
         size="3",
         weight="medium",
-        id="status-line",
-        role="status",
-        style={"text_align": "center", "min_height": "1.5em"},
+        aria_hidden="true",
+        style={**cell, "visibility": "hidden"},
     )
+    line = rx.text(text, size="3", weight="medium", id="status-line", role="status", style=cell)
+    return rx.box(sizer, line, style={"display": "grid", "width": "100%"})
 
 
 def _actions() -> rx.Component:
@@ -871,7 +900,9 @@ def _message_callout() -> rx.Component:
     (shown in the chat box). Used by the waiting room (a refused SENTAR À MESA: bad name, no seat
     left) and by the table; only one of them is on the page, so ``#message`` stays unique."""
     return rx.cond(
-        (TableState.message != "") & ~_is_chat_error(TableState.message),
+        (TableState.message != "")
+        & ~_is_chat_error(TableState.message)
+        & (DISMISSED.value != TableState.message_serial),
         rx.callout(
             T[TableState.message],
             color_scheme="red",

@@ -143,7 +143,9 @@ class TableState(rx.State):
     """One tab's view of one table: which table, who I am, my pending selection, messages."""
 
     table_code: str = ""
-    selected: str = ""  # card id tapped, waiting for a tap on the pile
+    # The card tapped and waiting for a tap on the pile lives in the browser only
+    # (pages/table.py: SELECTED): a tap costs no round trip, and a double-click's two clicks
+    # no longer queue two events ahead of the discard.
     dragging: str = ""  # card id being dragged
     message: str = ""  # catalog key of the last refusal, "" when none
     message_serial: int = 0
@@ -230,7 +232,7 @@ class TableState(rx.State):
         self.table_code = code
         origin = str(getattr(self.router.url, "origin", "") or "")
         self.invite_url = f"{origin}/mesa/{code}" if code else ""
-        self.selected = self.dragging = self.message = ""
+        self.dragging = self.message = ""
         if not code:
             return None
         session = await self.get_state(Session)
@@ -324,11 +326,11 @@ class TableState(rx.State):
         return await self._act(TakeDiscard(), version)
 
     @rx.event
-    async def pile_click(self, version: int, phase: str) -> Any:
-        """A tap on the discard pile: discards the selected card, or takes the top card."""
-        if self.selected:
-            card, self.selected = self.selected, ""
-            return await self._discard(card, version)
+    async def pile_click(self, version: int, phase: str, selected: str = "") -> Any:
+        """A tap on the discard pile: discards the ``selected`` card (the one tapped before, as
+        the browser holds it), or in the draw phase takes the top card."""
+        if selected:
+            return await self._discard(str(selected), version)
         if phase == "draw":
             from pifecacheta.rules import TakeDiscard
 
@@ -336,15 +338,8 @@ class TableState(rx.State):
         return None
 
     @rx.event
-    def card_click(self, card_id: str) -> None:
-        """Tap a card to select it (then tap the pile to discard it); tap again to unselect."""
-        self.message = ""
-        self.selected = "" if self.selected == card_id else card_id
-
-    @rx.event
     async def card_double(self, card_id: str, version: int) -> Any:
         """Double-click / double-tap a card: discard it (or go out with it as the leftover)."""
-        self.selected = ""
         return await self._discard(card_id, version)
 
     @rx.event
@@ -356,7 +351,6 @@ class TableState(rx.State):
     async def drop_on_pile(self, version: int) -> Any:
         """A card dropped on the discard pile."""
         card, self.dragging = self.dragging, ""
-        self.selected = ""
         if not card:
             return None
         return await self._discard(card, version)
@@ -440,8 +434,10 @@ class TableState(rx.State):
         """
         try:
             card = Card.parse(card_id)
-        except ValueError:
-            return None
+        except ValueError:  # not a card at all (a forged event): said like another seat's card
+            from pifecacheta.rules.errors import IllegalActionError
+
+            return await self._refused(IllegalActionError("card_not_in_hand"))
         view = None
         if self.table_code:
             try:

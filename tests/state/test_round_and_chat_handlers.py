@@ -1,4 +1,5 @@
-"""Two handlers' messages: PRÓXIMA RODADA pressed by two players at once, and a blank chat line.
+"""Handlers' messages: PRÓXIMA RODADA pressed by two players at once, a blank chat line, and a
+tap on the discard pile carrying a card from the browser.
 
 ``TableState.next_round`` / ``send_chat`` run on a stand-in for the Reflex state (the real
 helper methods ``_act``, ``_call``, ``_snapshot``, ``_refused``, ``_changed``, ``_who``) against a
@@ -24,6 +25,7 @@ class _Tab:
     """The fields and helpers of one tab's ``TableState`` that the handlers use."""
 
     _act = TableState._act
+    _discard = TableState._discard
     _call = TableState._call
     _snapshot = TableState._snapshot
     _refused = TableState._refused
@@ -85,3 +87,42 @@ def test_a_blank_chat_line_is_refused_with_a_message(svc, monkeypatch, text):
     asyncio.run(TableState.send_chat.fn(ana, {"text": text}))
     assert ana.message == "err.chat_empty"
     assert svc.snapshot(code, who[0]).chat == ()
+
+
+def _started(svc: TableService) -> tuple[str, Any, Any]:
+    ana = svc.identify(None, None, "Ana")
+    bruno = svc.identify(None, None, "Bruno")
+    code = svc.create_table(ana, CACHETA_7)
+    svc.join(code, bruno)
+    svc.start(code, ana)
+    return code, ana, bruno
+
+
+@pytest.mark.parametrize("forged", ["<b>KD</b>", "KD; DROP TABLE", "", "ZZ"])
+def test_a_pile_tap_with_a_forged_card_is_refused_and_changes_nothing(svc, forged):
+    """The selected card travels from the browser with the tap on the pile: anything that is
+    not a card of the tapper's hand is refused with a message (or, when empty in the discard
+    phase, does nothing) and the table is untouched."""
+    code, _ana, bruno = _started(svc)
+    before = svc.snapshot(code, None).version
+    tab = _Tab(code, bruno)  # Bruno plays first: draw, then the forged discard tap
+    asyncio.run(TableState.draw.fn(tab, before))
+    drawn = svc.snapshot(code, bruno)
+    asyncio.run(TableState.pile_click.fn(tab, drawn.version, "discard", forged))
+    after = svc.snapshot(code, bruno)
+    assert after.version == drawn.version and after.view.hand == drawn.view.hand
+    assert tab.message == ("" if forged == "" else "err.card_not_in_hand")
+
+
+def test_a_pile_tap_discards_the_card_the_browser_selected(svc):
+    code, ana, bruno = _started(svc)
+    tab = _Tab(code, bruno)
+    asyncio.run(TableState.draw.fn(tab, svc.snapshot(code, None).version))
+    snap = svc.snapshot(code, bruno)
+    card = snap.view.hand[0]  # drawn from the stock: any card of the hand may go
+    theirs = svc.snapshot(code, ana).view.hand[0]  # another seat's card: refused
+    asyncio.run(TableState.pile_click.fn(tab, snap.version, "discard", str(theirs)))
+    assert tab.message == "err.card_not_in_hand" and svc.snapshot(code, None).version == snap.version
+    asyncio.run(TableState.pile_click.fn(tab, snap.version, "discard", str(card)))
+    view = svc.snapshot(code, None).view
+    assert tab.message == "" and view.discard_pile[-1] == card and view.hand_counts[1] == 9

@@ -1,0 +1,49 @@
+"""The hand on a phone: a tap selects in the browser alone, and a double tap at human pace
+discards the card under the finger.
+
+The selected card lives in the browser (pages/table.py: SELECTED), so a tap sends nothing to
+the server. Selecting swaps the status line's discard hint for a shorter one; that line once
+shrank and moved the whole hand up, so the second tap of a double tap landed on the card of
+the next row, which was discarded instead.
+"""
+
+from __future__ import annotations
+
+from _replay import hand
+from playwright.sync_api import expect
+from test_table import _start_two
+
+
+def test_tap_and_double_tap_on_a_phone(app_harness, new_page):
+    a, b = _start_two(new_page, app_harness, "cacheta7", 11, b_size=(390, 844))
+    a.get_by_role("button", name="COMEÇAR").click()
+    b.get_by_role("button", name="COMPRAR", exact=True).click()  # Bruno plays first
+    expect(hand(b)).to_have_count(10)
+    sent: list[str] = []
+    b.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(str(f))))
+    b.reload()  # the listener sees the page's socket from its start
+    expect(hand(b)).to_have_count(10)
+    status = b.locator("#status-line")
+    expect(status).to_contain_text("Descarte uma carta")
+
+    first, below = b.locator("#hand .hand-card").nth(0), b.locator("#hand .hand-card").nth(5)
+    box, box_below = first.bounding_box(), below.bounding_box()
+    assert box_below["y"] > box["y"] + box["height"] / 2  # two rows on a phone
+    sent.clear()
+    first.click()
+    expect(status).to_have_text("Carta escolhida: toque no lixo para descartar.")
+    assert first.bounding_box() == box  # nothing moved under the finger
+    b.wait_for_timeout(300)
+    assert sent == []  # the selection never left the browser
+    first.click()  # a second tap unselects
+    expect(status).to_contain_text("Descarte uma carta")
+
+    # a double tap at a person's pace: 150 ms between the taps
+    code = hand(b).nth(0).get_attribute("data-card")
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8  # low on the card
+    b.mouse.click(x, y)
+    b.wait_for_timeout(150)
+    b.mouse.click(x, y, click_count=2)
+    expect(hand(b)).to_have_count(9)
+    for p in (a, b):
+        expect(p.get_by_test_id("discard").locator("[data-card]")).to_have_attribute("data-card", code)
