@@ -435,7 +435,7 @@ def _actions() -> rx.Component:
         rx.button(
             T["btn.go_out"],
             on_click=TableState.go_out(UI.version),
-            disabled=~UI.can_discard,
+            disabled=~UI.can_go_out,  # enabled only when the hand can go out now
             color_scheme="green",
             size="3",
         ),

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from .cards import Card, Face
 from .config import Mode, Rules
 from .match import HAND_SIZE, Match, Outcome, Phase, RoundResult, active_seats, wilds_of
-from .solver import is_one_away
+from .solver import best_go_out, is_one_away
 
 __all__ = ["PlayerView", "player_view", "spectator_view"]
 
@@ -51,6 +51,10 @@ class PlayerView:
         version: the match version this view was made from (send it back with an action).
         can_announce: the seat may announce NA BOA now (Cacheta, 9 cards, one away, not
             yet announced, round in play).
+        can_go_out: it is this seat's discard turn and ``GoOut()`` (BATER, seed 000 line 56)
+            would be accepted now: the engine's best plan exists, with the same limits as
+            ``apply`` (a card taken from the pile stays in the melds and is not the discard,
+            line 54). False for every other seat and for spectators.
     """
 
     seat: int | None
@@ -78,6 +82,7 @@ class PlayerView:
     outcome: Outcome | None
     version: int
     can_announce: bool
+    can_go_out: bool = False
 
 
 def _view(match: Match, seat: int | None) -> PlayerView:
@@ -99,6 +104,22 @@ def _view(match: Match, seat: int | None) -> PlayerView:
         and len(hand) == HAND_SIZE
         and seat not in r.announced
         and is_one_away(hand, wilds=wilds, plain=plain, rules=match.rules)
+    )
+    taken = r.taken if own and seat == r.turn else None
+    can_go_out = (
+        own
+        and r.phase is Phase.DISCARD
+        and seat == r.turn
+        and match.outcome is None
+        and best_go_out(
+            hand,
+            wilds=wilds,
+            plain=plain,
+            forbidden_discards=frozenset() if taken is None else frozenset({taken.face}),
+            must_meld=taken,
+            rules=match.rules,
+        )
+        is not None
     )
     out = (
         frozenset(s for s in range(match.seats) if match.lives[s] == 0)
@@ -125,12 +146,13 @@ def _view(match: Match, seat: int | None) -> PlayerView:
         left=match.left,
         announced=r.announced,
         picked_up=r.picked_up,
-        taken=r.taken if own and seat == r.turn else None,
+        taken=taken,
         plain=plain,
         result=r.result,
         outcome=match.outcome,
         version=match.version,
         can_announce=bool(can_announce),
+        can_go_out=bool(can_go_out),
     )
 
 

@@ -108,6 +108,7 @@ class TableUi:
     can_draw: bool = False
     can_discard: bool = False
     can_announce: bool = False
+    can_go_out: bool = False  # BATER would be accepted now (the button is enabled only then)
     can_next_round: bool = False
     round_over: bool = False
     match_over: bool = False
@@ -247,6 +248,7 @@ def table_ui(snap: Any, *, bots_available: bool = False) -> TableUi:
     ui.can_draw = ui.my_turn and phase == "draw"
     ui.can_discard = ui.my_turn and phase == "discard"
     ui.can_announce = bool(getattr(view, "can_announce", False))
+    ui.can_go_out = ui.can_discard and bool(getattr(view, "can_go_out", False))
     ui.round_over = phase == "round_over"
     ui.match_over = phase == "match_over" or snap.status == "finished"
     ui.can_next_round = ui.is_player and ui.round_over

@@ -43,6 +43,8 @@ from pifecacheta.rules import (
     legal_actions,
     new_match,
     parse_hand,
+    player_view,
+    spectator_view,
 )
 from pifecacheta.rules.actions import Action
 
@@ -601,3 +603,58 @@ def test_replay_from_seed_and_action_log() -> None:
     for seat, action in log:
         again = apply(again, seat, action)
     assert again == m and m.version == len(log)
+
+
+def _bater_accepted(m: Match, seat: int) -> bool:
+    try:
+        apply(m, seat, GoOut())
+    except IllegalActionError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(
+    ("rules", "hand", "pile", "expected"),
+    [
+        (PIFE, NINE_MELDED + " KC", "", True),  # drawn from the stock: KC is the leftover
+        (CACHETA_7, NINE_MELDED + " QS", "", True),  # ten in melds
+        (PIFE, ONE_AWAY + " KC", "", False),  # incomplete
+        (PIFE, NINE_MELDED, "KC", False),  # KC taken from the pile would have to be the discard
+        (PIFE, NINE_MELDED, "QS", True),  # QS taken from the pile extends a meld: ten in melds
+        (PIFE, "AH 2H 3H 5C' 5D 5S 9S 10S JS", "5C", False),  # the taken 5C's twin can't go
+    ],
+)
+def test_views_offer_bater_exactly_when_it_is_accepted(
+    rules: Rules, hand: str, pile: str, expected: bool
+) -> None:
+    """``PlayerView.can_go_out`` (the page enables BATER with it, seed 000 line 56) agrees with
+    ``apply(GoOut())`` in the positions of the go-out tests above; only the seat on its discard
+    turn is ever offered it."""
+    if pile:
+        m = apply(make(rules, [FAR, hand], pile=pile), 1, TakeDiscard())
+    else:
+        m = make(rules, [FAR, hand], phase=Phase.DISCARD)
+    assert player_view(m, 1).can_go_out is _bater_accepted(m, 1) is expected
+    assert not player_view(m, 0).can_go_out and not spectator_view(m).can_go_out
+    before = make(rules, [FAR, hand[: hand.rindex(" ")] if not pile else hand], pile=pile)
+    assert not player_view(before, 1).can_go_out  # draw phase: nothing to go out with yet
+
+
+def test_can_go_out_agrees_with_apply_over_random_games() -> None:
+    """Random play in both modes: at every discard turn the view's ``can_go_out`` is what
+    ``apply(GoOut())`` says."""
+    rng = random.Random(5)
+    checked = 0
+    for rules in (PIFE, CACHETA_7):
+        for seed in range(8):
+            m = new_match(rules, 3, seed=seed)
+            for _ in range(40):
+                r = rnd(m)
+                if r.phase not in (Phase.DRAW, Phase.DISCARD) or r.turn is None:
+                    break
+                if r.phase is Phase.DISCARD:
+                    assert player_view(m, r.turn).can_go_out == _bater_accepted(m, r.turn)
+                    checked += 1
+                actions = [a for a in legal_actions(m, r.turn) if not isinstance(a, GoOut)]
+                m = apply(m, r.turn, rng.choice(actions))
+    assert checked > 100

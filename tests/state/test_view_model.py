@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from _planned import play_planned
 
-from pifecacheta.rules import CACHETA_7, PIFE, Draw
+from pifecacheta.rules import CACHETA_7, PIFE, Draw, GoOut
 from pifecacheta.state.lobby import rules_for
 from pifecacheta.state.table import error_key
 from pifecacheta.state.view_model import table_ui
@@ -66,6 +67,20 @@ def test_after_a_draw_the_drawer_may_discard(svc):
     assert ub.mode == "pife" and not ub.has_vira and not ub.can_announce
     ua = table_ui(svc.snapshot(code, ana))
     assert ua.seats[1].cards == 10 and not ua.can_discard
+    # BATER is offered exactly when the engine would accept it (seed 7: this hand cannot)
+    view = svc.snapshot(code, bruno).view
+    assert ub.can_go_out == view.can_go_out and not ub.can_go_out and not ua.can_go_out
+
+
+def test_bater_is_offered_when_the_hand_can_go_out(svc, monkeypatch):
+    """The planned game's last turn is a BATER: just before it, the go-out seat's page offers
+    it, and nobody else's does."""
+    code, who, final, log = play_planned(svc, monkeypatch, CACHETA_7, out_of_turn=False, upto=-1)
+    seat, _last = log[-1]
+    assert isinstance(_last, GoOut) and final.round.result.winner == seat
+    ui = table_ui(svc.snapshot(code, who[seat]))  # it has drawn (log[-2]); BATER is next
+    assert ui.can_discard and ui.can_go_out
+    assert not table_ui(svc.snapshot(code, who[1 - seat])).can_go_out
 
 
 def test_refusal_codes_map_to_messages(svc):
