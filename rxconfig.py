@@ -22,5 +22,9 @@ config = rx.Config(
     app_name="pifecacheta",
     telemetry_enabled=False,
     disable_plugins=[rx.plugins.SitemapPlugin],  # no sitemap: tables are private invite links
+    # the look of every page: dark, amber accents (Radix Themes)
+    plugins=[
+        rx.plugins.RadixThemesPlugin(theme=rx.theme(appearance="dark", accent_color="amber", radius="medium"))
+    ],
     db_url=db_url,
 )

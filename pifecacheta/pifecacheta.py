@@ -70,8 +70,7 @@ async def live_updates(app: rx.App) -> None:
     get_service().on_change(on_change)
 
 
-app = rx.App(
-    theme=rx.theme(appearance="dark", accent_color="amber", radius="medium"),
+app = rx.App(  # the theme: rxconfig.py (RadixThemesPlugin)
     head_components=[rx.el.meta(name="viewport", content="width=device-width, initial-scale=1")],
 )
 app.add_page(lobby_page, route="/", title="Pife ou Cacheta", on_load=[Session.init, LobbyState.load])
