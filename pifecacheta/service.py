@@ -769,13 +769,15 @@ class TableService:
 
         The text is stored as plain text after removing control characters and stripping.
         Raises ServiceError ``spectator_cannot_chat``, ``chat_empty``, ``chat_too_long`` (> 200),
-        ``chat_rate_limited`` (more than 5 lines in 10 s).
+        ``chat_rate_limited`` (more than 5 lines in 10 s), ``table_expired`` (a table that expired
+        in the lobby is closed: its page offers no chat box either).
         """
         now = self._now()
         clean = _clean_chat(text)
         with self._tx() as s:
             p = self._verify(s, who)
             ld = self._load(s, code)
+            self._refuse_expired(ld.table)
             mine = ld.seat_of(p.id)
             if mine is None or mine.left:
                 raise ServiceError("spectator_cannot_chat", "only seated players can write")

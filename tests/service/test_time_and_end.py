@@ -152,7 +152,11 @@ def test_lobby_table_expires_after_seven_days_without_activity(
     assert table_row(db_engine, code).match_json is None
     assert svc.sweep() == []  # expired once
     # nothing starts again at an expired table: a clear refusal, nothing written
-    for call in (lambda: svc.start(code, ana), lambda: svc.add_bots(code, ana, ["Tito"])):
+    for call in (
+        lambda: svc.start(code, ana),
+        lambda: svc.add_bots(code, ana, ["Tito"]),
+        lambda: svc.chat(code, bia, "alguém aí?"),
+    ):
         with pytest.raises(ServiceError) as e:
             call()
         assert e.value.code == "table_expired"
@@ -162,6 +166,7 @@ def test_lobby_table_expires_after_seven_days_without_activity(
     assert svc.join(code, caio) is None  # whoever opens the link now only looks
     assert svc.snapshot(code, None).version == version + 1
     assert len(svc.action_log(code)) == 4  # create, join, add_bots, expire
+    assert svc.snapshot(code, bia).chat == ()  # the refused line was not kept
 
 
 def test_lobby_expiry_counts_activity_logged_before_joins_moved_the_clock(
