@@ -42,7 +42,11 @@ class LobbyState(rx.State):
 
     @rx.event
     async def load(self) -> None:
-        """Prefill the name this browser used last time."""
+        """Prefill the name this browser used last time; this tab shows no table any more, so it
+        leaves the live updates of the one it came from (``state/tabs.py``)."""
+        from pifecacheta.state.tabs import TABS
+
+        TABS.close(str(getattr(getattr(self.router, "session", None), "client_token", "") or ""))
         session = await self.get_state(Session)
         self.name_input = self.name_input or session.name
         self.message = ""

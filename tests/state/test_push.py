@@ -116,3 +116,23 @@ def test_outside_a_running_app_nothing_is_pushed(tabs, monkeypatch):
 
 async def _call(fn: Any) -> Any:
     return fn()
+
+
+def test_going_back_to_the_lobby_leaves_the_table_s_updates(tabs, monkeypatch):
+    from pifecacheta.state import lobby
+    from pifecacheta.state import tabs as tabs_module
+
+    monkeypatch.setattr(tabs_module, "TABS", tabs)
+
+    class _Lobby:
+        name_input, message = "", "old"
+        router = type("R", (), {"session": type("S", (), {"client_token": "tab-a"})()})()
+
+        async def get_state(self, cls: type) -> Any:
+            return type("Session", (), {"name": "Ana"})()
+
+    tabs.open("T1", "tab-a")
+    tabs.open("T1", "tab-b")
+    page = _Lobby()
+    asyncio.run(lobby.LobbyState.load.fn(page))
+    assert tabs.tokens("T1") == ["tab-b"] and page.name_input == "Ana"
