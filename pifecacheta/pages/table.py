@@ -306,7 +306,7 @@ def _centre() -> rx.Component:
                 "cursor": "pointer",
                 "padding": "0.3em",
                 "border_radius": "0.6em",
-                "outline": rx.cond(SELECTED.value != "", "3px dashed #ffd27f", "none"),
+                "outline": rx.cond((SELECTED.value != "") & UI.can_discard, "3px dashed #ffd27f", "none"),
             },
         ),
         rx.text(T["table.discard"], " · ", UI.discard_count, size="1"),

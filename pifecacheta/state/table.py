@@ -327,14 +327,15 @@ class TableState(rx.State):
 
     @rx.event
     async def pile_click(self, version: int, phase: str, selected: str = "") -> Any:
-        """A tap on the discard pile: discards the ``selected`` card (the one tapped before, as
-        the browser holds it), or in the draw phase takes the top card."""
-        if selected:
-            return await self._discard(str(selected), version)
+        """A tap on the discard pile: in the draw phase it takes the top card (PEGAR DO LIXO,
+        whatever card was tapped before: that tap only looked); in the discard phase it
+        discards the ``selected`` card (the one tapped before, as the browser holds it)."""
         if phase == "draw":
             from pifecacheta.rules import TakeDiscard
 
             return await self._act(TakeDiscard(), version)
+        if selected:
+            return await self._discard(str(selected), version)
         return None
 
     @rx.event

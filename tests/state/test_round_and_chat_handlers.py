@@ -126,3 +126,18 @@ def test_a_pile_tap_discards_the_card_the_browser_selected(svc):
     asyncio.run(TableState.pile_click.fn(tab, snap.version, "discard", str(card)))
     view = svc.snapshot(code, None).view
     assert tab.message == "" and view.discard_pile[-1] == card and view.hand_counts[1] == 9
+
+
+def test_a_pile_tap_in_the_draw_phase_takes_the_top_card_even_with_a_card_selected(svc):
+    """Tapping a card before drawing only looks at it: the tap on the pile is PEGAR DO LIXO."""
+    code, ana, bruno = _started(svc)
+    tab_b, tab_a = _Tab(code, bruno), _Tab(code, ana)
+    asyncio.run(TableState.draw.fn(tab_b, svc.snapshot(code, None).version))
+    snap = svc.snapshot(code, bruno)
+    top = snap.view.hand[0]
+    asyncio.run(TableState.pile_click.fn(tab_b, snap.version, "discard", str(top)))
+    mine = svc.snapshot(code, ana)
+    asyncio.run(TableState.pile_click.fn(tab_a, mine.version, "draw", str(mine.view.hand[3])))
+    after = svc.snapshot(code, ana).view
+    assert tab_a.message == "" and after.taken == top and top in after.hand
+    assert len(after.hand) == 10 and after.discard_pile == ()
