@@ -235,7 +235,7 @@ def _seat_panel(seat: Any) -> rx.Component:
                     rx.text(seat.lives, size="2"),
                     spacing="1",
                     align="center",
-                    aria_label=seat.lives.to_string() + " " + T["table.lives"],
+                    aria_label=seat.lives.to_string() + " " + _lives_word(seat.lives),
                     class_name="seat-lives",
                 ),
             ),
@@ -476,6 +476,7 @@ def _hand() -> rx.Component:
             wrap="wrap",
             gap="0.35em",
             justify="center",
+            width="100%",
             id="hand",
             style={"padding_top": "0.8em"},
         ),
@@ -693,10 +694,15 @@ def _meld(meld: Any) -> rx.Component:
     )
 
 
+def _lives_word(lives: Any) -> Any:
+    """The word after a number of lives: "vida" for 1, else "vidas" (pt and es), client side."""
+    return rx.cond(lives == 1, T["table.life"], T["table.lives"])
+
+
 def _lives_row(seat: Any) -> rx.Component:
     return rx.hstack(
         rx.text(seat.name, weight="bold", class_name="seat-name", style={**NAME_STYLE, "width": "7em"}),
-        rx.text("♥ ", seat.lives, " ", T["table.lives"]),
+        rx.text("♥ ", seat.lives, " ", _lives_word(seat.lives)),
         rx.cond(seat.lives_lost > 0, rx.text("(−", seat.lives_lost, ")", style={"color": "#ffb4b4"})),
         rx.cond(seat.out, _badge(T["badge.out"], "red")),
         spacing="2",
@@ -898,7 +904,11 @@ def round_over_panel() -> rx.Component:
 def _message_callout() -> rx.Component:
     """The viewer's last refusal (``TableState.message``, translated), except the chat's own
     (shown in the chat box). Used by the waiting room (a refused SENTAR À MESA: bad name, no seat
-    left) and by the table; only one of them is on the page, so ``#message`` stays unique."""
+    left) and by the table; only one of them is on the page, so ``#message`` stays unique.
+
+    It floats over the top of the page (fixed, like a toast) instead of taking room above the
+    hand: a refusal appearing, fading or dismissed by a tap moved the hand by its height, and
+    the second tap of a double tap then discarded the card of the next row."""
     return rx.cond(
         (TableState.message != "")
         & ~_is_chat_error(TableState.message)
@@ -908,9 +918,19 @@ def _message_callout() -> rx.Component:
             color_scheme="red",
             role="alert",
             id="message",
-            width="100%",
             on_click=TableState.clear_message(TableState.message_serial),
-            style=_message_style(cursor="pointer"),
+            style=_message_style(
+                cursor="pointer",
+                position="fixed",
+                top="3.8em",
+                left="50%",
+                transform="translateX(-50%)",
+                width="min(92vw, 34em)",
+                z_index="60",
+                background_color="var(--red-3)",
+                border="1px solid var(--red-7)",
+                box_shadow="0 6px 18px rgba(0,0,0,0.45)",
+            ),
         ),
     )
 

@@ -4,7 +4,8 @@ discards the card under the finger.
 The selected card lives in the browser (pages/table.py: SELECTED), so a tap sends nothing to
 the server. Selecting swaps the status line's discard hint for a shorter one; that line once
 shrank and moved the whole hand up, so the second tap of a double tap landed on the card of
-the next row, which was discarded instead.
+the next row, which was discarded instead; a refusal shown above the hand did the same when
+the first tap dismissed it.
 """
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ def test_tap_and_double_tap_on_a_phone(app_harness, new_page):
     first.click()  # a second tap unselects
     expect(status).to_contain_text("Descarte uma carta")
 
+    # a refusal (the stock, on the discard turn) floats over the page: the hand stays put, and
+    # the first tap of a double tap dismisses it without moving the hand either
+    b.get_by_test_id("stock").click()
+    expect(b.locator("#message")).to_be_visible()
+    assert first.bounding_box() == box
     # a double tap at a person's pace: 150 ms between the taps
     code = hand(b).nth(0).get_attribute("data-card")
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8  # low on the card
