@@ -84,16 +84,23 @@ def main() -> None:
         b_bgo.append(timed(brute_best_go_out, hand, wilds=ws, repeat=1))
         b_cf.append(timed(brute_completing_faces, hand[:9], wilds=ws, from_discard=False, repeat=1))
     print(f"{len(hands)} hands with a wild (seed {a.seed}): {outs} can go out, {ones} one away")
-    for name, xs in (("best_go_out", bgo), ("completing_faces stock", cfs),
-                     ("completing_faces discard", cfd)):
+    for name, xs in (
+        ("best_go_out", bgo),
+        ("completing_faces stock", cfs),
+        ("completing_faces discard", cfd),
+    ):
         med, p95 = stats(xs)
         print(f"{name:26s} median {med * 1e6:9.1f} us   p95 {p95 * 1e6:9.1f} us")
     fb, fc = statistics.median(bgo[: a.brute]), statistics.median(cfs[: a.brute])
     mb, mc = statistics.median(b_bgo), statistics.median(b_cf)
-    print(f"brute best_go_out          median {mb * 1e6:9.1f} us   (first {a.brute} hands; "
-          f"fast on them {fb * 1e6:.1f} us, ratio {mb / fb:.0f}x)")
-    print(f"brute completing_faces     median {mc * 1e6:9.1f} us   (stock; fast on them "
-          f"{fc * 1e6:.1f} us, ratio {mc / fc:.0f}x)")
+    print(
+        f"brute best_go_out          median {mb * 1e6:9.1f} us   (first {a.brute} hands; "
+        f"fast on them {fb * 1e6:.1f} us, ratio {mb / fb:.0f}x)"
+    )
+    print(
+        f"brute completing_faces     median {mc * 1e6:9.1f} us   (stock; fast on them "
+        f"{fc * 1e6:.1f} us, ratio {mc / fc:.0f}x)"
+    )
 
 
 if __name__ == "__main__":

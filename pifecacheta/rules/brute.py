@@ -113,8 +113,13 @@ def _indices(mask: int, n: int) -> tuple[int, ...]:
     return tuple(i for i in range(n) if mask >> i & 1)
 
 
-def _valid_groups(cards: list[Card], wilds: frozenset[Face], plain: frozenset[Card], rules: Rules,
-                  cache: dict[frozenset[Card], int | None]) -> dict[int, int]:
+def _valid_groups(
+    cards: list[Card],
+    wilds: frozenset[Face],
+    plain: frozenset[Card],
+    rules: Rules,
+    cache: dict[frozenset[Card], int | None],
+) -> dict[int, int]:
     n = len(cards)
     faces = [c.face for c in cards]
     usable = [rules.has_wild and f in wilds and c not in plain for f, c in zip(faces, cards, strict=True)]
@@ -132,20 +137,33 @@ def _valid_groups(cards: list[Card], wilds: frozenset[Face], plain: frozenset[Ca
     return out
 
 
-def _best(cards: list[Card], wilds: frozenset[Face], plain: frozenset[Card],
-          forbidden_discards: frozenset[Face], must_meld: Card | None, rules: Rules,
-          cache: dict[frozenset[Card], int | None], first_only: bool = False) -> GoOutPlan | None:
+def _best(
+    cards: list[Card],
+    wilds: frozenset[Face],
+    plain: frozenset[Card],
+    forbidden_discards: frozenset[Face],
+    must_meld: Card | None,
+    rules: Rules,
+    cache: dict[frozenset[Card], int | None],
+    first_only: bool = False,
+) -> GoOutPlan | None:
     n = len(cards)
     valid = _valid_groups(cards, wilds, plain, rules, cache)
     full = (1 << n) - 1
     options: list[tuple[int | None, int]] = [(None, full)]
-    options += [(i, full ^ (1 << i)) for i in range(n)
-                if cards[i].face not in forbidden_discards and cards[i] != must_meld]
+    options += [
+        (i, full ^ (1 << i))
+        for i in range(n)
+        if cards[i].face not in forbidden_discards and cards[i] != must_meld
+    ]
     best: tuple[tuple[int, int, tuple[tuple[int, ...], ...]], int | None, list[int]] | None = None
     for discard, mask in options:
         for part in _partitions(mask, valid):
-            key = (sum(valid[g] for g in part), 0 if discard is None else -discard,
-                   tuple(_indices(g, n) for g in part))
+            key = (
+                sum(valid[g] for g in part),
+                0 if discard is None else -discard,
+                tuple(_indices(g, n) for g in part),
+            )
             if best is None or key < best[0]:
                 best = (key, discard, part)
             if first_only:
@@ -214,13 +232,15 @@ def brute_completing_faces(
             if sub.bit_count() < 2:
                 continue
             idx = [i for i in range(n) if sub >> i & 1]
-            s = _standing_in([*(faces9[i] for i in idx), f],
-                             [*(usable9[i] for i in idx), f in ws and c not in pl], rules)
+            s = _standing_in(
+                [*(faces9[i] for i in idx), f], [*(usable9[i] for i in idx), f in ws and c not in pl], rules
+            )
             if s is not None:
                 valid[sub | bit] = s
         full = (1 << (n + 1)) - 1
-        masks = [full] + [full ^ (1 << i) for i in range(n + 1)
-                          if not (from_discard and (i == n or cards9[i].face == f))]
+        masks = [full] + [
+            full ^ (1 << i) for i in range(n + 1) if not (from_discard and (i == n or cards9[i].face == f))
+        ]
         if any(next(_partitions(m, valid), None) is not None for m in masks):
             out.add(f)
     return frozenset(out)

@@ -176,10 +176,15 @@ def _generate(
     return out
 
 
-def _cards_candidates(cards: Sequence[Card], wilds: frozenset[Face], plain: frozenset[Card],
-                      rules: Rules) -> dict[int, int]:
-    return _candidates([c.rank for c in cards], [c.suit.index for c in cards],
-                       [c.face in wilds and c not in plain for c in cards], rules)
+def _cards_candidates(
+    cards: Sequence[Card], wilds: frozenset[Face], plain: frozenset[Card], rules: Rules
+) -> dict[int, int]:
+    return _candidates(
+        [c.rank for c in cards],
+        [c.suit.index for c in cards],
+        [c.face in wilds and c not in plain for c in cards],
+        rules,
+    )
 
 
 class _Solver:
@@ -224,8 +229,14 @@ def _check_hand(hand: Sequence[Card]) -> list[Card]:
     return cards
 
 
-def _plan(cards: list[Card], cover: tuple[tuple[int, ...], ...], discard: Card | None,
-          wilds: frozenset[Face], plain: frozenset[Card], rules: Rules) -> GoOutPlan:
+def _plan(
+    cards: list[Card],
+    cover: tuple[tuple[int, ...], ...],
+    discard: Card | None,
+    wilds: frozenset[Face],
+    plain: frozenset[Card],
+    rules: Rules,
+) -> GoOutPlan:
     melds = []
     for key in cover:
         m = meld_of([cards[i] for i in key], wilds=wilds, plain=plain, rules=rules)
@@ -446,8 +457,9 @@ def completing_faces(
         elif _near(f, ranks, suits):
             rmap = {r: list(bs) for r, bs in by_suit.get(fs, {}).items()}
             rmap.setdefault(fr, []).append(bit)
-            cands = _generate({fr: [*by_rank.get(fr, ()), n]}, {fs: rmap}, [*suits, fs], wild_bits,
-                              rules, bit)
+            cands = _generate(
+                {fr: [*by_rank.get(fr, ()), n]}, {fs: rmap}, [*suits, fs], wild_bits, rules, bit
+            )
         else:
             continue
         # from the discard pile, the taken card's twin may not be the discard (seed 000 line 54)
