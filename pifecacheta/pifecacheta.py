@@ -15,6 +15,7 @@ import logging
 
 import reflex as rx
 
+from pifecacheta.components.common import connection_notice
 from pifecacheta.pages.lobby import lobby_page
 from pifecacheta.pages.not_found import not_found_page
 from pifecacheta.pages.table import table_page
@@ -73,6 +74,9 @@ async def live_updates(app: rx.App) -> None:
 app = rx.App(  # the theme: rxconfig.py (RadixThemesPlugin)
     head_components=[rx.el.meta(name="viewport", content="width=device-width, initial-scale=1")],
 )
+# Reflex's default overlay shows an English developer toast while disconnected: ours says it
+# in the player's language (components/common.py: connection_notice).
+app.app_wraps[(5, "Overlay")] = lambda stateful: connection_notice() if stateful else None
 app.add_page(lobby_page, route="/", title="Pife ou Cacheta", on_load=[Session.init, LobbyState.load])
 app.add_page(
     table_page, route="/mesa/[code]", title="Pife ou Cacheta · Mesa", on_load=[Session.init, TableState.load]

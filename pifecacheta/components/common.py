@@ -89,3 +89,49 @@ def page_shell(*children: Any) -> rx.Component:
         style={"min_height": "100vh", "background": FELT, "color": "white"},
         lang=Session.language,
     )
+
+
+def connection_notice() -> rx.Component:
+    """While the page has no connection to the server: a notice in the player's language.
+
+    Replaces Reflex's default overlay toast ("Cannot connect to server: websocket error. Check
+    if server is reachable at ws://…", English, for developers). Reflex keeps reconnecting by
+    itself; the page comes back as it was (the hydrate on reconnect runs the page's on_load).
+    The small pulsing "no wifi" icon of the default overlay stays.
+    """
+    from reflex_base.components.memo import memo
+
+    # memo: its own React component, so the connection-errors hook reads the provider above it
+    # (as Reflex's default overlay does)
+    return rx.fragment(memo(_connection_notice)())
+
+
+def _connection_notice() -> rx.Component:
+    from reflex_components_core.core.banner import connection_pulser, has_connection_errors
+
+    return rx.fragment(
+        connection_pulser(),
+        rx.cond(
+            has_connection_errors,
+            rx.box(
+                Session.t["conn.lost"],
+                id="connection-lost",
+                role="status",
+                style={
+                    "position": "fixed",
+                    "bottom": "1em",
+                    "left": "50%",
+                    "transform": "translateX(-50%)",
+                    "width": "min(92vw, 30em)",
+                    "z_index": "70",
+                    "padding": "0.7em 1em",
+                    "border_radius": "0.6em",
+                    "text_align": "center",
+                    "background": "#3a2a05",
+                    "border": "1px solid #d4a017",
+                    "color": "#ffe2a0",
+                    "box_shadow": "0 6px 18px rgba(0,0,0,0.45)",
+                },
+            ),
+        ),
+    )
