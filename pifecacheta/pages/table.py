@@ -41,9 +41,11 @@ NAME_STYLE: dict[str, str] = {
 WRAP_STYLE: dict[str, str] = {"overflow_wrap": "anywhere", "word_break": "break-word", "min_width": "0"}
 
 
-# A refusal is shown until the table changes (its table_version moves on) or the viewer acts
-# again; once stale it still stays MESSAGE_LINGER for reading, then this CSS animation hides it
-# (no server timer: the browser runs it, and a new refusal restarts it).
+# A refusal (a toast over the top of the page) is shown until the viewer acts again, for at most
+# MESSAGE_SHOWN, or MESSAGE_LINGER once the table changed (its table_version moves on); then
+# this CSS animation hides it, so it never keeps covering the seats and the top buttons (no
+# server timer: the browser runs it; each refusal is a new element, so its timer starts afresh).
+MESSAGE_SHOWN = "8s"
 MESSAGE_LINGER = "3s"
 _HIDE_KEYFRAMES = (
     "@keyframes pfc-hide {to {opacity: 0; visibility: hidden; height: 0; padding: 0; margin: 0; "
@@ -52,9 +54,11 @@ _HIDE_KEYFRAMES = (
 
 
 def _message_style(**extra: Any) -> dict[str, Any]:
-    """Style of a refusal callout: fades out MESSAGE_LINGER after the table changed."""
+    """Style of a refusal callout: fades out after MESSAGE_SHOWN, or MESSAGE_LINGER after the
+    table changed."""
     fresh = TableState.message_version == TableState.table_version
-    return {**extra, "animation": rx.cond(fresh, "none", f"pfc-hide 0.3s ease {MESSAGE_LINGER} forwards")}
+    delay = rx.cond(fresh, MESSAGE_SHOWN, MESSAGE_LINGER)
+    return {**extra, "animation": "pfc-hide 0.3s ease " + delay + " forwards"}
 
 
 def _badge(text: Any, colour: str, **props: Any) -> rx.Component:
@@ -474,11 +478,12 @@ def _hand() -> rx.Component:
                 rx.foreach(UI.hand_by_suit, _hand_card),
             ),
             wrap="wrap",
-            gap="0.35em",
             justify="center",
             width="100%",
             id="hand",
-            style={"padding_top": "0.8em"},
+            # rows further apart than the lift of a selected card (0.7em): a lifted card of the
+            # second row does not cover the card above it
+            style={"padding_top": "0.8em", "column_gap": "0.35em", "row_gap": "0.9em"},
         ),
         width="100%",
         spacing="1",
@@ -675,6 +680,7 @@ def _chat() -> rx.Component:
                 color_scheme="red",
                 role="alert",
                 id="chat-message",
+                key=TableState.message_serial,
                 size="1",
                 width="100%",
                 on_click=TableState.clear_message(TableState.message_serial),
@@ -918,6 +924,7 @@ def _message_callout() -> rx.Component:
             color_scheme="red",
             role="alert",
             id="message",
+            key=TableState.message_serial,  # a new refusal: a new element, its fade timer anew
             on_click=TableState.clear_message(TableState.message_serial),
             style=_message_style(
                 cursor="pointer",

@@ -53,3 +53,12 @@ def test_tap_and_double_tap_on_a_phone(app_harness, new_page):
     expect(hand(b)).to_have_count(9)
     for p in (a, b):
         expect(p.get_by_test_id("discard").locator("[data-card]")).to_have_attribute("data-card", code)
+
+    # a refusal left alone fades by itself (it must not keep covering the top buttons) ...
+    b.get_by_test_id("stock").click()  # not Bruno's turn any more
+    toast = b.locator("#message")
+    expect(toast).to_have_text("Não é a sua vez.")
+    expect(toast).to_be_hidden(timeout=15_000)
+    # ... and the next one shows again, with its own time
+    b.get_by_test_id("stock").click()
+    expect(toast).to_be_visible()
