@@ -41,6 +41,16 @@ NAME_STYLE: dict[str, str] = {
 WRAP_STYLE: dict[str, str] = {"overflow_wrap": "anywhere", "word_break": "break-word", "min_width": "0"}
 
 
+# The waiting room and the expired room: a dark card in the middle of the felt.
+ROOM_STYLE: dict[str, str] = {
+    "max_width": "36em",
+    "margin": "1em auto",
+    "padding": "1.1em",
+    "border_radius": "1em",
+    "background": "rgba(0,0,0,0.3)",
+}
+
+
 # A refusal (a toast over the top of the page) is shown until the viewer acts again, for at most
 # MESSAGE_SHOWN, or MESSAGE_LINGER once the table changed (its table_version moves on); then
 # this CSS animation hides it, so it never keeps covering the seats and the top buttons (no
@@ -168,13 +178,7 @@ def waiting_room() -> rx.Component:
             rx.text(rx.cond(UI.my_seat >= 0, T["lobby.wait_creator"], T["lobby.you_watch"]), size="2"),
         ),
         spacing="3",
-        style={
-            "max_width": "36em",
-            "margin": "1em auto",
-            "padding": "1.1em",
-            "border_radius": "1em",
-            "background": "rgba(0,0,0,0.3)",
-        },
+        style=ROOM_STYLE,
     )
 
 
@@ -194,13 +198,7 @@ def expired_room() -> rx.Component:
         ),
         rx.link(T["btn.new_table"], href="/", color_scheme="amber"),
         spacing="3",
-        style={
-            "max_width": "36em",
-            "margin": "1em auto",
-            "padding": "1.1em",
-            "border_radius": "1em",
-            "background": "rgba(0,0,0,0.3)",
-        },
+        style=ROOM_STYLE,
     )
 
 

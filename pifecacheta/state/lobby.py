@@ -44,9 +44,9 @@ class LobbyState(rx.State):
     async def load(self) -> None:
         """Prefill the name this browser used last time; this tab shows no table any more, so it
         leaves the live updates of the one it came from (``state/tabs.py``)."""
-        from pifecacheta.state.tabs import TABS
+        from pifecacheta.state.tabs import TABS, tab_token
 
-        TABS.close(str(getattr(getattr(self.router, "session", None), "client_token", "") or ""))
+        TABS.close(tab_token(self))
         session = await self.get_state(Session)
         self.name_input = self.name_input or session.name
         self.message = ""

@@ -32,7 +32,7 @@ from pifecacheta.rules.cards import Card
 from pifecacheta.state.backend import get_service
 from pifecacheta.state.session import Session
 from pifecacheta.state.snapshots import CACHE, discard_action, is_refusal, snapshot_for
-from pifecacheta.state.tabs import TABS
+from pifecacheta.state.tabs import TABS, tab_token
 from pifecacheta.state.view_model import TableUi, table_ui
 
 log = logging.getLogger(__name__)
@@ -166,12 +166,11 @@ class TableState(rx.State):
     async def ui(self) -> TableUi:
         """This viewer's projection of the table, sent to this tab only when it changed.
 
-        ``cache=False``: Reflex re-evaluates it for every delta of this tab and sends it only
-        when its serialized value differs from the last one sent to this tab. (A cached var is
-        re-sent after every event of any tab linked to the table - a card click fans out to all
-        of them - and re-evaluated about four times per tab per version.) An evaluation is a
+        ``cache=False``: Reflex re-evaluates it for every delta of this tab (its own events, and
+        the push of each change, :func:`push_change`) and sends it only when its serialized
+        value differs from the last one sent to this tab. An evaluation is a
         :class:`~pifecacheta.state.snapshots.SnapshotCache` hit except the first one per tab
-        and table change, so a change costs one ``service.snapshot`` per tab, off the loop.
+        and table change, and one batch read serves all the table's tabs, off the loop.
 
         A read that fails (not a missing table) never blanks the page: see
         :meth:`_view_after_failure` (last view kept, error logged, the tab re-read shortly).
@@ -474,7 +473,7 @@ class TableState(rx.State):
 
     def _token(self) -> str:
         """This tab's Reflex client token ("" outside a real event)."""
-        return str(getattr(getattr(self.router, "session", None), "client_token", "") or "")
+        return tab_token(self)
 
     async def _changed(self) -> None:
         """Count a change of this table and push it to every other open tab of it.

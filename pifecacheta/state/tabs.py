@@ -25,6 +25,7 @@ per-process too), so an in-process registry sees every tab.
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 
 class TableTabs:
@@ -94,3 +95,9 @@ class TableTabs:
 
 
 TABS = TableTabs()
+
+
+def tab_token(state: Any) -> str:
+    """The Reflex client token of the tab running an event of ``state`` (any ``rx.State``;
+    "" outside a real event, e.g. a unit test's stand-in with no router)."""
+    return str(getattr(getattr(getattr(state, "router", None), "session", None), "client_token", "") or "")

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from _planned import play_planned
+from _tab import StandInTab
 
 from pifecacheta.rules import CACHETA_7, Phase
 from pifecacheta.service import TableService
@@ -21,24 +22,8 @@ from pifecacheta.state.snapshots import CACHE
 from pifecacheta.state.table import TableState
 
 
-class _Tab:
-    """The fields and helpers of one tab's ``TableState`` that the handlers use."""
-
-    _act = TableState._act
-    _discard = TableState._discard
-    _call = TableState._call
-    _snapshot = TableState._snapshot
-    _refused = TableState._refused
-    _changed = TableState._changed
-    _who = TableState._who
-    _token = TableState._token
-    router = None  # no real tab: nothing to push to
-
-    def __init__(self, code: str, who: Any) -> None:
-        self.table_code = code
-        self.me, self._secret, self._name = who.player_id, who.secret, who.name
-        self.message, self.message_serial, self.message_version = "", 0, -1
-        self.table_version = 0
+class _Tab(StandInTab):
+    """One tab's ``TableState`` as the handlers use it (tests/state/_tab.py)."""
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ import asyncio
 from typing import Any
 
 import pytest
+from _tab import StandInTab
 
 from pifecacheta import i18n
 from pifecacheta.rules import PIFE
@@ -31,21 +32,12 @@ class _Session:
         return self.svc.identify(None, None, name)
 
 
-class _Tab:
+class _Tab(StandInTab):
     """The fields and helpers of one tab's ``TableState`` that ``sit`` uses."""
 
-    _join = TableState._join
-    _refused = TableState._refused
-    _changed = TableState._changed
-    _who = TableState._who
-    _token = TableState._token
-    router = None  # no real tab: nothing to push to
-
     def __init__(self, svc: TableService, code: str, name: str) -> None:
-        self.table_code, self.join_name = code, name
-        self.message, self.message_serial, self.message_version = "", 0, -1
-        self.me = self._secret = self._name = ""
-        self.table_version = 7
+        super().__init__(code, table_version=7)
+        self.join_name = name
         self._session = _Session(svc)
 
     async def get_state(self, cls: type) -> Any:

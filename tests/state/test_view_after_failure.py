@@ -15,6 +15,7 @@ import logging
 from typing import Any
 
 import pytest
+from _tab import StandInTab
 
 from pifecacheta.rules import CACHETA_7, Draw, IllegalActionError
 from pifecacheta.service import ServiceError, TableService
@@ -31,17 +32,12 @@ class _Router:
         client_token = "tab-ana"
 
 
-class _Tab:
+class _Tab(StandInTab):
     """The fields and helpers of one tab's ``TableState`` that ``ui`` uses."""
 
-    _who = TableState._who
-    _view_after_failure = TableState._view_after_failure
-    _token = TableState._token
-
     def __init__(self, code: str, who: Any) -> None:
-        self.table_code, self.me, self._secret, self._name = code, who.player_id, who.secret, who.name
+        super().__init__(code, who, table_version=1)
         self.router = _Router()
-        self.table_version = 1
 
 
 class _Breakable:
