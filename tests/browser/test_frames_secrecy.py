@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -208,6 +209,24 @@ class Recorder:
 
     def _add(self, payload: Any) -> None:
         self.frames.append(payload if isinstance(payload, str) else payload.decode("utf-8", "replace"))
+
+
+def _quiet(page, recorders: Iterable[Recorder], *, quiet_ms: int = 500, limit_s: float = 15.0) -> None:
+    """Wait until none of ``recorders`` received a frame for ``quiet_ms`` (at most ``limit_s``).
+
+    Frames are recorded while Playwright waits, so this waits through ``page``. Raises
+    AssertionError when frames keep coming for ``limit_s`` seconds.
+    """
+    recorders = list(recorders)
+    deadline = time.monotonic() + limit_s
+    counts = None
+    while True:
+        now = [len(r.frames) for r in recorders]
+        if now == counts:
+            return
+        assert time.monotonic() < deadline, f"frames still arriving after {limit_s} s: {now}"
+        counts = now
+        page.wait_for_timeout(quiet_ms)
 
 
 # ---- what each viewer legitimately saw, rebuilt from the database ------------------------------
@@ -427,7 +446,10 @@ def test_no_frame_carries_a_secret(app_harness, new_page) -> None:
     expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
     expect(b.locator("#round-title")).to_have_text("FIN DE LA RONDA")
     expect(s.locator("#round-title")).to_have_text("FIM DA RODADA")
-    s.wait_for_timeout(500)  # let any trailing delta arrive before the frames are read
+    # let any trailing delta arrive before the frames are read: until no page got a frame for
+    # 0.5 s (one fixed 0.5 s sleep could end before a late delta on a loaded machine, and the
+    # scan would then pass without having seen it)
+    _quiet(s, (rec_a, rec_b, rec_s))
 
     k = rebuild_round(code)
     assert k.seed == seed and k.final.round.result is not None
