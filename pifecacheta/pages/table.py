@@ -755,6 +755,8 @@ def _rematch() -> rx.Component:
                     id="rematch-votes",
                 ),
             ),
+            # a spectator has no vote: it gets the way to a table of its own instead
+            rx.cond(~UI.is_player, rx.link(T["btn.new_table"], href="/", color_scheme="amber")),
             spacing="2",
         ),
         rx.vstack(

@@ -345,6 +345,9 @@ def test_rematch_after_pife_at_the_same_table(app_harness, new_page, code_of, sh
     a, b = _start_two(new_page, app_harness, "pife", seed)
     a.get_by_role("button", name="COMEÇAR").click()
     code = code_of(a)
+    s = new_page(width=390, height=844)  # opens the link after the start: watches
+    s.goto(a.url)
+    expect(s.locator("#status-line")).to_have_text("Você está assistindo à partida.")
     pages = {0: a, 1: b}
     for seat, action in log:
         play(pages[seat], action)
@@ -355,6 +358,12 @@ def test_rematch_after_pife_at_the_same_table(app_harness, new_page, code_of, sh
     for p in (a, b):
         expect(p.locator("#winner")).to_have_text(f"{wname} venceu a partida!")
         expect(p.get_by_role("button", name="REVANCHE")).to_be_enabled()
+        expect(p.get_by_role("link", name="NOVA MESA")).to_have_count(0)  # players get REVANCHE
+    # the spectator has no vote: instead of a dead end it gets the way to a table of its own
+    expect(s.locator("#winner")).to_have_text(f"{wname} venceu a partida!")
+    expect(s.get_by_role("button", name="REVANCHE")).to_have_count(0)
+    expect(s.get_by_role("link", name="NOVA MESA")).to_have_attribute("href", "/")
+    _shots(s, shot, "match_over_spectator")
     a.get_by_role("button", name="REVANCHE").click()
     expect(a.get_by_role("button", name="REVANCHE")).to_be_disabled()
     expect(a.get_by_text("Você topou a revanche. Esperando os outros.")).to_be_visible()
