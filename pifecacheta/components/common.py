@@ -91,6 +91,23 @@ def page_shell(*children: Any) -> rx.Component:
     )
 
 
+def toast_style(**extra: str) -> dict[str, str]:
+    """Style of a box floating over the page, centred across it (a toast): fixed position, so
+    showing or hiding it never moves the page under the player's finger. ``extra`` places it
+    (``top`` or ``bottom``), sizes and colours it.
+
+    >>> toast_style(top="1em")["position"], toast_style(top="1em")["top"]
+    ('fixed', '1em')
+    """
+    return {
+        "position": "fixed",
+        "left": "50%",
+        "transform": "translateX(-50%)",
+        "box_shadow": "0 6px 18px rgba(0,0,0,0.45)",
+        **extra,
+    }
+
+
 def connection_notice() -> rx.Component:
     """While the page has no connection to the server: a notice in the player's language.
 
@@ -117,21 +134,17 @@ def _connection_notice() -> rx.Component:
                 Session.t["conn.lost"],
                 id="connection-lost",
                 role="status",
-                style={
-                    "position": "fixed",
-                    "bottom": "1em",
-                    "left": "50%",
-                    "transform": "translateX(-50%)",
-                    "width": "min(92vw, 30em)",
-                    "z_index": "70",
-                    "padding": "0.7em 1em",
-                    "border_radius": "0.6em",
-                    "text_align": "center",
-                    "background": "#3a2a05",
-                    "border": "1px solid #d4a017",
-                    "color": "#ffe2a0",
-                    "box_shadow": "0 6px 18px rgba(0,0,0,0.45)",
-                },
+                style=toast_style(
+                    bottom="1em",
+                    width="min(92vw, 30em)",
+                    z_index="70",
+                    padding="0.7em 1em",
+                    border_radius="0.6em",
+                    text_align="center",
+                    background="#3a2a05",
+                    border="1px solid #d4a017",
+                    color="#ffe2a0",
+                ),
             ),
         ),
     )

@@ -8,7 +8,7 @@ import reflex as rx
 from reflex.experimental.client_state import ClientStateVar
 
 from pifecacheta.components.cards import DnDDiv, card_back, card_face, empty_slot
-from pifecacheta.components.common import page_shell
+from pifecacheta.components.common import page_shell, toast_style
 from pifecacheta.state.session import Session
 from pifecacheta.state.table import TableState
 
@@ -61,6 +61,12 @@ _HIDE_KEYFRAMES = (
     "@keyframes pfc-hide {to {opacity: 0; visibility: hidden; height: 0; padding: 0; margin: 0; "
     "overflow: hidden; border: 0}}"
 )
+
+
+def _new_table_link() -> rx.Component:
+    """NOVA MESA: the way back to the lobby to create a table of one's own (a closed or missing
+    table, a spectator or a match without rematch at the end)."""
+    return rx.link(T["btn.new_table"], href="/", color_scheme="amber")
 
 
 def _message_style(**extra: Any) -> dict[str, Any]:
@@ -196,7 +202,7 @@ def expired_room() -> rx.Component:
             width="100%",
             spacing="2",
         ),
-        rx.link(T["btn.new_table"], href="/", color_scheme="amber"),
+        _new_table_link(),
         spacing="3",
         style=ROOM_STYLE,
     )
@@ -756,7 +762,7 @@ def _rematch() -> rx.Component:
                 ),
             ),
             # a spectator has no vote: it gets the way to a table of its own instead
-            rx.cond(~UI.is_player, rx.link(T["btn.new_table"], href="/", color_scheme="amber")),
+            rx.cond(~UI.is_player, _new_table_link()),
             spacing="2",
         ),
         rx.vstack(
@@ -775,7 +781,7 @@ def _rematch() -> rx.Component:
                     id="no-rematch",
                 ),
             ),
-            rx.link(T["btn.new_table"], href="/", color_scheme="amber"),
+            _new_table_link(),
             spacing="2",
         ),
     )
@@ -927,16 +933,10 @@ def _message_callout() -> rx.Component:
             key=TableState.message_serial,  # a new refusal: a new element, its fade timer anew
             on_click=TableState.clear_message(TableState.message_serial),
             style=_message_style(
+                **toast_style(top="3.8em", width="min(92vw, 34em)", z_index="60"),
                 cursor="pointer",
-                position="fixed",
-                top="3.8em",
-                left="50%",
-                transform="translateX(-50%)",
-                width="min(92vw, 34em)",
-                z_index="60",
                 background_color="var(--red-3)",
                 border="1px solid var(--red-7)",
-                box_shadow="0 6px 18px rgba(0,0,0,0.45)",
             ),
         ),
     )
@@ -996,7 +996,7 @@ def table_page() -> rx.Component:
                 rx.center(rx.spinner(size="3"), padding="3em"),
                 rx.vstack(
                     rx.text(T["table.not_found"], size="4"),
-                    rx.link(T["btn.new_table"], href="/", color="amber"),
+                    _new_table_link(),
                     align="center",
                     padding="3em",
                 ),

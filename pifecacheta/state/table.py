@@ -203,7 +203,7 @@ class TableState(rx.State):
             self.me,
             exc_info=exc,
         )
-        _schedule_refresh(self._token())
+        _schedule_refresh(tab_token(self))
         last = CACHE.last_good(self.table_code, who)
         if last is None:
             return TableUi()
@@ -237,7 +237,7 @@ class TableState(rx.State):
         session = await self.get_state(Session)
         who = session._identity()
         self.me, self._secret, self._name = who.player_id, who.secret, who.name
-        self.table_version = TABS.open(code, self._token())
+        self.table_version = TABS.open(code, tab_token(self))
         self.join_name = session.name
         CACHE.forget_viewer(code, self._who())  # a (re)load shows the table as it is now
         before = CACHE.generation(code)
@@ -471,10 +471,6 @@ class TableState(rx.State):
         self.message_version = self.table_version
         return None
 
-    def _token(self) -> str:
-        """This tab's Reflex client token ("" outside a real event)."""
-        return tab_token(self)
-
     async def _changed(self) -> None:
         """Count a change of this table and push it to every other open tab of it.
 
@@ -486,7 +482,7 @@ class TableState(rx.State):
         """
         code = self.table_code
         self.table_version = TABS.bump(code)
-        push_change(None, code, self.table_version, skip=self._token())
+        push_change(None, code, self.table_version, skip=tab_token(self))
 
 
 _pushes: set[asyncio.Task[None]] = set()  # running pushes (a reference keeps each task alive)

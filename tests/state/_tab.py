@@ -24,7 +24,6 @@ class StandInTab:
     _join = TableState._join
     _refused = TableState._refused
     _snapshot = TableState._snapshot
-    _token = TableState._token
     _view_after_failure = TableState._view_after_failure
     _who = TableState._who
     router: Any = None
