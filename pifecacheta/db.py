@@ -1,15 +1,14 @@
 """Database engine helpers: URL from the environment, SQLite tuning, migrations at start.
 
-``database_url()`` reads ``PIFECACHETA_DB_URL``, then ``REFLEX_DB_URL``, else the SQLite file
-``.data/pifecacheta.db`` (same rule as rxconfig.py; the folder is created when missing).
-``init_db(url)`` returns an engine whose schema is at the newest alembic revision
+``database_url()`` is ``Settings.from_env().db_url`` (``pifecacheta.settings``:
+``PIFECACHETA_DB_URL``, then ``REFLEX_DB_URL``, else the SQLite file ``.data/pifecacheta.db``;
+the folder is created when missing). ``init_db(url)`` returns an engine whose schema is at the newest alembic revision
 (``migrations/``). SQLite connections use WAL, a busy timeout and ``BEGIN IMMEDIATE`` for
 writes, so concurrent writers queue instead of failing.
 """
 
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import event
 
-DEFAULT_URL = "sqlite:///.data/pifecacheta.db"  # hidden folder: see rxconfig.py
+from .settings import Settings
+
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 BUSY_TIMEOUT_MS = 10_000
 
@@ -27,7 +27,7 @@ _lock = threading.Lock()
 
 def database_url() -> str:
     """The configured database URL: env ``PIFECACHETA_DB_URL``, ``REFLEX_DB_URL``, else SQLite file."""
-    return os.environ.get("PIFECACHETA_DB_URL") or os.environ.get("REFLEX_DB_URL") or DEFAULT_URL
+    return Settings.from_env().db_url
 
 
 def make_engine(url: str) -> sa.Engine:
@@ -98,7 +98,3 @@ def init_db(url: str | None = None) -> sa.Engine:
             _engines[url] = engine
         return engine
 
-
-def get_engine() -> sa.Engine:
-    """Alias of ``init_db()`` on the configured URL (the engine the app's service uses)."""
-    return init_db()

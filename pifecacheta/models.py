@@ -10,9 +10,27 @@ Schema changes need a new alembic revision in ``migrations/versions/``.
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
+
+
+class TableStatus(StrEnum):
+    """Where a table is in its life; stored as its text in ``GameTable.status``.
+
+    A member equals its text (``TableStatus.LOBBY == "lobby"``), so a status read back from the
+    database compares equal to the member.
+    """
+
+    LOBBY = "lobby"
+    """Seating: people join, the creator adds bots and starts."""
+    PLAYING = "playing"
+    """A match runs (FIM DA RODADA included)."""
+    FINISHED = "finished"
+    """The match is over (its phase is MATCH_OVER); a rematch deals a new one (``playing``)."""
+    EXPIRED = "expired"
+    """Never started, and 7 days without any activity in the lobby (seed 000 line 72)."""
 
 
 class Player(SQLModel, table=True):
@@ -32,11 +50,12 @@ class Player(SQLModel, table=True):
 class GameTable(SQLModel, table=True):
     """One table of play (mesa), reached by its invite code ``/mesa/<code>``.
 
-    ``status``: ``lobby`` (seating), ``playing`` (match running, FIM DA RODADA included),
-    ``finished`` (the match's phase is MATCH_OVER), ``expired`` (never started, and 7 days
-    without any activity in the lobby; seed 000 line 72).
-    ``version`` bumps on every change of seats, status, match or rematch votes (not on chat);
-    every write is ``UPDATE ... WHERE version = expected`` so racing writers cannot both win.
+    ``status``: a :class:`TableStatus` text (``lobby``, ``playing``, ``finished``, ``expired``).
+    ``version`` is the TABLE version: it counts every committed change of the table's seats,
+    status, match or rematch votes (not chat lines), from 0 at creation. Every write is
+    ``UPDATE ... WHERE version = expected`` so of two racing writers one wins; the browser
+    sends it back as ``expected_version``. It is not ``Match.version`` (inside ``match_json``),
+    which counts the engine actions applied to the current match from 0 at its deal.
     ``turn_started_at``: when the seat to play last moved or got the turn (48 h absence, seed 000
     line 72); ``last_move_at``: last applied action, or in the lobby the last join / bots added
     (7-day expiry, seed 000 line 72).
@@ -79,7 +98,8 @@ class Seat(SQLModel, table=True):
 
 
 class ActionLog(SQLModel, table=True):
-    """Every applied change, in order: ``version`` is the table version it produced.
+    """Every applied change, in order: ``version`` is the table version (``GameTable.version``)
+    it produced.
 
     ``seat`` is None for the system (start, rematch, expiry); ``actor`` is ``player:<id>``,
     ``bot:<name>`` or ``system``; ``action_json`` is the engine action's ``to_dict()`` (or a

@@ -198,7 +198,7 @@ def test_sweep_of_a_lobby_table_refused_by_a_racing_write_changes_nothing(
     ana, bia, _, _ = people
     code = svc.create_table(ana, PIFE)
     clock.advance(days=8)
-    real_load = svc._load
+    real_load = svc.store.load
 
     def racing_load(s, c):
         ld = real_load(s, c)
@@ -206,7 +206,7 @@ def test_sweep_of_a_lobby_table_refused_by_a_racing_write_changes_nothing(
         ld.table.version -= 1  # the sweep saw an older version than the one in the database
         return ld
 
-    monkeypatch.setattr(svc, "_load", racing_load)
+    monkeypatch.setattr(svc.store, "load", racing_load)
     assert svc.sweep() == []
     monkeypatch.undo()
     assert svc.snapshot(code, ana).status == "lobby"

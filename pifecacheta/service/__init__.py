@@ -1,0 +1,301 @@
+"""The application service: every change to a table goes through :class:`TableService`.
+
+Whoever asks (a click, a bot, the sweeper), a change is done the same way
+(docs/SERVICE_API.md): load the table row, check the caller may act and that the table
+version matches, apply the rules engine, then write the new state + one action-log row + the
+new version in ONE transaction (of two racing writers one wins, the other gets
+:class:`StaleVersion`), and finally notify the ``on_change`` listeners with the table code. A
+refused change writes nothing.
+
+Browsers and bots only ever get ``player_view``/``spectator_view`` projections (via
+:meth:`TableService.snapshot`); the hidden ``Match`` (hands, stock, seed) stays in the database.
+
+The package, one module per job:
+
+* ``errors``: :class:`Refusal` and one subclass per refusal code;
+* ``values``: :class:`Identity`, :class:`SeatInfo`, :class:`ChatLine`, :class:`TableSnapshot`;
+* ``store``: transactions, loading a table, the guarded save + action log, listeners;
+* ``identity``: secrets, names, :func:`identify`;
+* ``lobby``: create, join, add bots, start;
+* ``play``: moves and snapshots;
+* ``match_life``: absence, rematch votes, 7-day expiry;
+* ``bots``: the bot driver;
+* ``chat``: the table chat.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from ..models import TableStatus
+from ..rules import Action, Rules
+from ..settings import DEFAULT_BOT_DELAY, DEFAULT_ROUND_OVER_DELAY, Settings
+from .bots import BotDriver
+from .chat import CHAT_MAX, CHAT_RATE_COUNT, CHAT_RATE_WINDOW, Chat
+from .errors import (
+    REFUSAL_CODES,
+    AlreadyStarted,
+    BadBot,
+    BadIdentity,
+    BadName,
+    ChatEmpty,
+    ChatRateLimited,
+    ChatTooLong,
+    NeedTwoPlayers,
+    NotAbsentYet,
+    NotCreator,
+    NotSeated,
+    NotStarted,
+    Refusal,
+    RematchNotOffered,
+    SpectatorCannotChat,
+    StaleVersion,
+    TableExpired,
+    TableFull,
+    TableNotFound,
+)
+from .identity import NAME_MAX, clean_name, distinct_name, identify
+from .lobby import BOT_NAMES, MAX_SEATS, Lobby
+from .match_life import ABSENCE_AFTER, EXPIRE_AFTER, MatchLife
+from .play import CHAT_HISTORY, Play
+from .store import Store, rules_from_json, rules_to_json, utcnow
+from .values import ChatLine, Identity, SeatInfo, TableSnapshot
+
+ServiceError = Refusal  # the name the state layer (pifecacheta/state/) still imports
+
+__all__ = [
+    "ABSENCE_AFTER",
+    "BOT_NAMES",
+    "CHAT_HISTORY",
+    "CHAT_MAX",
+    "CHAT_RATE_COUNT",
+    "CHAT_RATE_WINDOW",
+    "DEFAULT_BOT_DELAY",
+    "DEFAULT_ROUND_OVER_DELAY",
+    "EXPIRE_AFTER",
+    "MAX_SEATS",
+    "NAME_MAX",
+    "REFUSAL_CODES",
+    "AlreadyStarted",
+    "BadBot",
+    "BadIdentity",
+    "BadName",
+    "ChatEmpty",
+    "ChatLine",
+    "ChatRateLimited",
+    "ChatTooLong",
+    "Identity",
+    "NeedTwoPlayers",
+    "NotAbsentYet",
+    "NotCreator",
+    "NotSeated",
+    "NotStarted",
+    "Refusal",
+    "RematchNotOffered",
+    "SeatInfo",
+    "ServiceError",
+    "SpectatorCannotChat",
+    "StaleVersion",
+    "TableExpired",
+    "TableFull",
+    "TableNotFound",
+    "TableService",
+    "TableSnapshot",
+    "TableStatus",
+    "clean_name",
+    "distinct_name",
+    "get_service",
+    "rules_from_json",
+    "rules_to_json",
+    "utcnow",
+]
+
+
+class TableService:
+    """All reads and changes of tables, seats, matches, chat and the action log.
+
+    A facade over one :class:`~pifecacheta.service.store.Store` shared by the parts that do
+    the work: :class:`~.lobby.Lobby`, :class:`~.play.Play`, :class:`~.match_life.MatchLife`,
+    :class:`~.bots.BotDriver` and :class:`~.chat.Chat`.
+
+    Args:
+        engine: a SQLAlchemy engine whose schema is migrated (``pifecacheta.db.init_db``).
+        clock: returns the current aware UTC datetime; tests inject one to jump 48 h / 7 days.
+        seed_source: returns each new match's seed; default ``secrets.randbits(63)``, or the
+            integer in env ``PIFECACHETA_FIXED_SEED`` (tests only).
+        bot_delay: seconds a bot waits before acting (default ``Settings.from_env()``: env
+            ``PIFECACHETA_BOT_DELAY``, 1.2).
+        round_over_delay: seconds before FIM DA RODADA closes by itself when only bots still
+            play (default env ``PIFECACHETA_ROUND_OVER_DELAY``, 4; 0 when ``bot_delay`` is 0).
+
+    Attributes:
+        store: the storage part (transactions, loads, guarded saves, listeners); a seam for
+            tests that need to interfere with one load.
+
+    Thread-safe: every method opens its own session; listeners run after the commit, in the
+    caller's thread.
+    """
+
+    def __init__(
+        self,
+        engine: sa.Engine,
+        *,
+        clock: Callable[[], datetime] = utcnow,
+        seed_source: Callable[[], int] | None = None,
+        bot_delay: float | None = None,
+        round_over_delay: float | None = None,
+    ) -> None:
+        settings = Settings.from_env(bot_delay=bot_delay)
+        self.store = Store(engine, clock=clock, seed_source=seed_source)
+        self._lobby = Lobby(self.store)
+        self._play = Play(self.store)
+        self._life = MatchLife(self.store)
+        self._chat = Chat(self.store)
+        self._bots = BotDriver(
+            self.store,
+            bot_delay=settings.bot_delay,
+            round_over_delay=settings.round_over_delay if round_over_delay is None else round_over_delay,
+        )
+
+    # --- timing knobs (the browser tests change them on the app's live service) ------------
+
+    @property
+    def bot_delay(self) -> float:
+        """Seconds a bot waits before its move, counted from the table's last move."""
+        return self._bots.bot_delay
+
+    @bot_delay.setter
+    def bot_delay(self, seconds: float) -> None:
+        self._bots.bot_delay = seconds
+
+    @property
+    def round_over_delay(self) -> float:
+        """Seconds before a bots-only FIM DA RODADA closes by itself (seed 000 line 68)."""
+        return self._bots.round_over_delay
+
+    @round_over_delay.setter
+    def round_over_delay(self, seconds: float) -> None:
+        self._bots.round_over_delay = seconds
+
+    # The browser tests read and stop the app's clock, and look for its listeners, through
+    # these names (tests/browser/test_match_life.py, test_read_failure.py).
+    @property
+    def _clock(self) -> Callable[[], datetime]:
+        return self.store.clock
+
+    @_clock.setter
+    def _clock(self, clock: Callable[[], datetime]) -> None:
+        self.store.clock = clock
+
+    @property
+    def _listeners(self) -> list[Callable[[str], None]]:
+        return self.store.listeners
+
+    def _now(self) -> datetime:
+        return self.store.now()
+
+    # --- listeners and identity --------------------------------------------------------
+
+    def on_change(self, callback: Callable[[str], None]) -> None:
+        """Register ``callback(code)``, called after each committed change of a table (chat too)."""
+        self.store.on_change(callback)
+
+    def identify(self, player_id: str | None, secret: str | None, name: str | None = None) -> Identity:
+        """The identity for a browser's stored id + secret, or a NEW one (never someone else's);
+        see :func:`~.identity.identify`. Raises BadName."""
+        return identify(self.store, player_id, secret, name)
+
+    # --- lobby -------------------------------------------------------------------------
+
+    def create_table(self, who: Identity, rules: Rules) -> str:
+        """Create a table in the lobby, creator at seat 0; returns the invite code
+        (:meth:`.lobby.Lobby.create_table`)."""
+        return self._lobby.create_table(who, rules)
+
+    def join(self, code: str, who: Identity) -> int | None:
+        """Sit ``who`` down: their seat, or None = spectator (:meth:`.lobby.Lobby.join`)."""
+        return self._lobby.join(code, who)
+
+    def add_bots(self, code: str, who: Identity, names: Sequence[str]) -> None:
+        """Fill empty seats with bots ``names``, creator only (:meth:`.lobby.Lobby.add_bots`)."""
+        self._lobby.add_bots(code, who, names)
+
+    def start(self, code: str, who: Identity) -> None:
+        """Deal the first round, creator only, >= 2 seated (:meth:`.lobby.Lobby.start`)."""
+        self._lobby.start(code, who)
+
+    # --- play --------------------------------------------------------------------------
+
+    def act(self, code: str, who: Identity, action: Action, *, expected_version: int) -> int:
+        """Apply ``action`` for ``who``'s seat at table version ``expected_version``; returns
+        the new table version (:meth:`.play.Play.act`)."""
+        return self._play.act(code, who, action, expected_version=expected_version)
+
+    def snapshot(self, code: str, who: Identity | None) -> TableSnapshot:
+        """What ``who`` may see (None, or an identity that does not verify: a spectator).
+
+        ``view`` is ``player_view`` for the viewer's seat or ``spectator_view``: never the Match.
+        Raises TableNotFound (``table_not_found``).
+        """
+        return self.snapshots(code, [who])[0]
+
+    def snapshots(self, code: str, whos: Sequence[Identity | None]) -> list[TableSnapshot]:
+        """:meth:`snapshot` for each of ``whos``, in order, from ONE read of the table
+        (:meth:`.play.Play.snapshots`)."""
+        return self._play.snapshots(code, whos)
+
+    # --- chat and match life -----------------------------------------------------------
+
+    def chat(self, code: str, who: Identity, text: str) -> None:
+        """Post a chat line as ``who``'s seat (:meth:`.chat.Chat.post`)."""
+        self._chat.post(code, who, text)
+
+    def vote_rematch(self, code: str, who: Identity) -> None:
+        """Vote for a rematch; the last human vote deals it (:meth:`.match_life.MatchLife.vote_rematch`)."""
+        self._life.vote_rematch(code, who)
+
+    def sweep(self, now: datetime | None = None) -> list[str]:
+        """Expire tables with no move for 7 days; returns the codes changed
+        (:meth:`.match_life.MatchLife.sweep`)."""
+        return self._life.sweep(now)
+
+    def action_log(self, code: str) -> list[dict[str, Any]]:
+        """The table's action log in order: dicts with version, seat, actor, action, at."""
+        return self.store.action_log(code)
+
+    # --- bots --------------------------------------------------------------------------
+
+    def pending_bot_delay(self, code: str) -> float | None:
+        """Seconds until a bot should act at ``code`` (0 = now), or None when no bot has to
+        act (:meth:`.bots.BotDriver.pending_bot_delay`)."""
+        return self._bots.pending_bot_delay(code)
+
+    def bot_step(self, code: str) -> bool:
+        """Apply ONE bot action at ``code`` if a bot must act; True if one was applied
+        (:meth:`.bots.BotDriver.bot_step`)."""
+        return self._bots.bot_step(code)
+
+    def bot_tables(self) -> list[str]:
+        """Codes of tables in play that have a bot seat (what the background driver polls)."""
+        return self._bots.bot_tables()
+
+
+_service: TableService | None = None
+_service_lock = threading.Lock()
+
+
+def get_service() -> TableService:
+    """The ONE process-wide service, created on first use on ``pifecacheta.db.init_db()``
+    (database URL from ``Settings.from_env()``)."""
+    global _service
+    with _service_lock:
+        if _service is None:
+            from ..db import init_db
+
+            _service = TableService(init_db())
+        return _service

@@ -1,0 +1,158 @@
+"""The bot driver: whose turn a bot has, how long it still waits, and one bot move at a time.
+
+A bot plays through the same version-guarded path as people. Its policy
+(``pifecacheta.bots.bot_action``) sees only the bot's own ``player_view``, never the hidden
+``Match``. When only bots still play a round, FIM DA RODADA closes by itself (seed 000
+line 68): the lowest bot seat still at the table presses PRÓXIMA RODADA.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import NamedTuple
+
+from sqlmodel import Session, col, select
+
+from ..bots import bot_action
+from ..models import GameTable, Seat, TableStatus
+from ..rules import (
+    Action,
+    AnnounceOneAway,
+    Discard,
+    IllegalActionError,
+    Match,
+    Mode,
+    NextRound,
+    Phase,
+    active_seats,
+    apply,
+    player_view,
+)
+from .errors import StaleVersion
+from .store import Loaded, Store
+
+log = logging.getLogger(__name__)
+
+
+class BotDue(NamedTuple):
+    """A bot that must act: at ``seat``, either its turn or closing FIM DA RODADA."""
+
+    seat: int
+    closes_round: bool
+
+
+def bot_due(ld: Loaded) -> BotDue | None:
+    """The bot that must act at the loaded table now, or None (not playing, no bot, a
+    person's turn, match over, or FIM DA RODADA while a person still plays)."""
+    m = ld.match
+    if ld.table.status != TableStatus.PLAYING or m is None or m.round is None or m.round.phase is Phase.MATCH_OVER:
+        return None
+    bots = {x.seat for x in ld.seats if x.bot is not None}
+    if not bots:
+        return None
+    if m.round.phase is Phase.ROUND_OVER:
+        if all(a in bots for a in active_seats(m)):  # seed 000 line 68: only bots still play
+            closer = next((b for b in sorted(bots) if b not in m.left), None)
+            return None if closer is None else BotDue(closer, closes_round=True)
+        return None
+    if m.round.turn in bots:
+        return BotDue(m.round.turn, closes_round=False)
+    return None
+
+
+class BotDriver:
+    """Drives the bots of every table on one :class:`Store`.
+
+    Attributes:
+        bot_delay: seconds a bot waits before its move, counted from the table's last move.
+        round_over_delay: seconds before a bots-only FIM DA RODADA closes by itself.
+    """
+
+    def __init__(self, store: Store, *, bot_delay: float, round_over_delay: float) -> None:
+        self._store = store
+        self.bot_delay = bot_delay
+        self.round_over_delay = round_over_delay
+
+    def pending_bot_delay(self, code: str) -> float | None:
+        """Seconds until a bot should act at ``code`` (0 = now), or None when no bot has to act.
+
+        Counts from the last move: ``bot_delay`` for a bot's move, ``round_over_delay`` for
+        closing FIM DA RODADA when only bots still play. Raises TableNotFound.
+        """
+        store = self._store
+        now = store.now()
+        with store.read() as s:
+            ld = store.load(s, code)
+        due = bot_due(ld)
+        if due is None:
+            return None
+        wait = self.round_over_delay if due.closes_round else self.bot_delay
+        return max(0.0, wait - (now - ld.table.last_move_at).total_seconds())
+
+    def bot_step(self, code: str) -> bool:
+        """If a bot must act at ``code``, apply ONE bot action through the same checked path as
+        people (version-guarded). Returns True if an action was applied, False when no bot
+        must act, its policy gives nothing legal, or another writer won the race. Ignores the
+        delay: callers wait :meth:`pending_bot_delay` first.
+
+        Right after a bot's discard, if it is one card away in Cacheta (``can_announce``), the
+        bot is asked once more and may announce NA BOA (seed 000 line 64) in the same
+        transaction, as a second logged action (its hand does not change again before its
+        next turn). Raises TableNotFound.
+        """
+        store = self._store
+        try:
+            with store.tx() as s:
+                ld = store.load(s, code)
+                due = bot_due(ld)
+                if due is None or ld.match is None:
+                    return False
+                seat, m = due.seat, ld.match
+                bot = ld.by_index(seat)
+                assert bot is not None and bot.bot is not None
+                actor = f"bot:{bot.bot}"
+                rng = random.Random(f"{m.seed}:{ld.table.version}:{seat}")
+                action: Action | None = NextRound() if due.closes_round else bot_action(bot.bot, player_view(m, seat), rng)
+                if action is None:
+                    log.warning("bot %s at %s: no action", bot.bot, code)
+                    return False
+                try:
+                    new = apply(m, seat, action)
+                except IllegalActionError as e:
+                    log.warning("bot %s at %s: illegal %r (%s)", bot.bot, code, action, e.code)
+                    return False
+                version = store.commit_match(s, ld, new, seat, action, actor)
+                if isinstance(action, Discard):
+                    self._maybe_announce(s, ld, new, seat, bot.bot, rng, version)
+        except StaleVersion:
+            return False
+        store.notify(code)
+        return True
+
+    def _maybe_announce(
+        self, s: Session, ld: Loaded, new: Match, seat: int, name: str, rng: random.Random, version: int
+    ) -> None:
+        """After a bot's discard in Cacheta, let it announce NA BOA when it may (seed 000 line 64)."""
+        r = new.round
+        if new.rules.mode is not Mode.CACHETA or r is None or r.phase is not Phase.DRAW or seat in r.announced:
+            return
+        view = player_view(new, seat)
+        if not view.can_announce:
+            return
+        extra = bot_action(name, view, rng)
+        if isinstance(extra, AnnounceOneAway):
+            self._store.commit_match(
+                s, ld, apply(new, seat, extra), seat, extra, f"bot:{name}", old=new, expected_version=version
+            )
+
+    def bot_tables(self) -> list[str]:
+        """Codes of tables in play that have a bot seat (what the background driver polls)."""
+        with self._store.read() as s:
+            rows = s.exec(
+                select(GameTable.code)
+                .join(Seat, col(Seat.table_id) == GameTable.id)
+                .where(GameTable.status == TableStatus.PLAYING, col(Seat.bot).is_not(None))
+                .distinct()
+            ).all()
+        return list(rows)

@@ -1,0 +1,118 @@
+"""Players without accounts: a random id and secret kept in the browser, and a display name.
+
+The secret is 256 random bits; the database keeps only its SHA-256 (:func:`hash_secret`), and
+:func:`secret_matches` is the one place a secret is checked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import unicodedata
+import uuid
+from collections.abc import Iterable
+
+from sqlmodel import Session
+
+from ..models import Player
+from .errors import BadIdentity, BadName
+from .store import Store
+from .values import Identity
+
+NAME_MAX = 24
+
+
+def hash_secret(secret: str) -> str:
+    """The SHA-256 hex digest stored for ``secret`` (256 random bits: nothing to brute-force)."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def secret_matches(player: Player | None, secret: str | None) -> bool:
+    """True when ``player`` exists and ``secret`` is its secret (constant-time comparison)."""
+    return (
+        player is not None
+        and bool(secret)
+        and hmac.compare_digest(player.secret_hash, hash_secret(secret or ""))
+    )
+
+
+def clean_name(name: str) -> str:
+    """A display name made safe: control characters removed, spaces collapsed, cut to 24.
+
+    Raises BadName (``bad_name``) when nothing is left.
+
+    >>> clean_name("  Zé \\n da   Silva ")
+    'Zé da Silva'
+    >>> clean_name("x" * 30) == "x" * 24
+    True
+    """
+    text = unicodedata.normalize("NFC", str(name))
+    text = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in text)
+    text = " ".join(text.split())[:NAME_MAX].strip()
+    if not text:
+        raise BadName("a name needs 1 to 24 visible characters")
+    return text
+
+
+def distinct_name(name: str, taken: Iterable[str]) -> str:
+    """``name``, or ``name`` + " 2", " 3", ... when someone at the table already has it, so two
+    players who both call themselves "Ana" can be told apart at the table, in FIM DA RODADA and
+    in the chat. Compared without case; the result still fits in 24 characters (the name is cut
+    before the number).
+
+    >>> distinct_name("Ana", ["Bia"])
+    'Ana'
+    >>> distinct_name("Ana", ["ana", "Ana 2"])
+    'Ana 3'
+    >>> len(distinct_name("x" * 24, ["x" * 24]))
+    24
+    """
+    used = {n.casefold() for n in taken}
+    if name.casefold() not in used:
+        return name
+    n = 2
+    while True:
+        suffix = f" {n}"
+        candidate = name[: NAME_MAX - len(suffix)].rstrip() + suffix
+        if candidate.casefold() not in used:
+            return candidate
+        n += 1
+
+
+def verify(s: Session, who: Identity | None) -> Player:
+    """The player row of ``who`` inside transaction ``s``; raises BadIdentity (``bad_identity``)
+    for None, an unknown id or a wrong secret."""
+    if who is None or not who.player_id or not who.secret:
+        raise BadIdentity("unknown player")
+    p = s.get(Player, who.player_id)
+    if p is None or not secret_matches(p, who.secret):
+        raise BadIdentity("unknown player or wrong secret")
+    return p
+
+
+def identify(store: Store, player_id: str | None, secret: str | None, name: str | None = None) -> Identity:
+    """The identity for a browser's stored id + secret, or a NEW one.
+
+    An unknown id, a forged id or a wrong secret gives a new random identity, never someone
+    else's. ``name`` (if given) is cleaned (:func:`clean_name`) and stored; a new player
+    without a name gets "Jogador NNN". Raises BadName (``bad_name``) for a blank name.
+    """
+    clean = None if name is None else clean_name(name)
+    with store.tx() as s:
+        if player_id and secret:
+            p = s.get(Player, player_id)
+            if p is not None and secret_matches(p, secret):
+                if clean is not None and clean != p.name:
+                    p.name = clean
+                    s.add(p)
+                return Identity(p.id, secret, clean or p.name)
+        new_secret = secrets.token_urlsafe(32)
+        p = Player(
+            id=uuid.uuid4().hex,
+            secret_hash=hash_secret(new_secret),
+            name=clean or f"Jogador {secrets.randbelow(900) + 100}",
+            created_at=store.now(),
+        )
+        s.add(p)
+        return Identity(p.id, new_secret, p.name)

@@ -1,0 +1,164 @@
+"""The lobby: creating a table, sitting down, adding bots, dealing the first round.
+
+A table starts in ``lobby`` with its creator at seat 0 (who deals round 1, seed 000 line 50);
+people join until it is full (4) or started; the creator may fill seats with bots and starts
+once at least two are seated. Every join or bot added restarts the lobby's 7-day expiry.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+
+from ..models import GameTable, Seat, TableStatus
+from ..rules import Rules
+from .errors import AlreadyStarted, BadBot, NeedTwoPlayers, NotCreator, StaleVersion, TableFull
+from .identity import distinct_name, verify
+from .store import Store, refuse_expired, rules_to_json
+from .values import Identity
+
+MAX_SEATS = 4  # seed 000 line 50: "De 2 a 4 na mesa"
+BOT_NAMES = ("Carmen", "Tito", "Luna")  # seed 000 line 70
+JOIN_ATTEMPTS = 5  # a join that loses a race for a seat tries again this many times in all
+
+
+class Lobby:
+    """Creating, joining, adding bots and starting tables, on one :class:`Store`."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def create_table(self, who: Identity, rules: Rules) -> str:
+        """Create a table in the lobby with ``rules``; the creator sits at seat 0 (and deals
+        round 1, seed 000 line 50). Returns the unguessable invite code (``/mesa/<code>``).
+
+        Raises BadIdentity. Logged as ``{"type": "create"}`` at table version 0.
+        """
+        store = self._store
+        now = store.now()
+        with store.tx() as s:
+            p = verify(s, who)
+            t = GameTable(
+                code=secrets.token_urlsafe(12),
+                mode=rules.mode.value,
+                lives=rules.lives,
+                rules_json=rules_to_json(rules),
+                creator_id=p.id,
+                status=TableStatus.LOBBY,
+                version=0,
+                created_at=now,
+                last_move_at=now,
+                turn_started_at=now,
+            )
+            s.add(t)
+            s.flush()
+            assert t.id is not None
+            s.add(Seat(table_id=t.id, seat=0, player_id=p.id, name=p.name))
+            store.add_log(s, t, 0, {"type": "create"}, seat=0, actor=f"player:{p.id}")
+            code = t.code
+        store.notify(code)
+        return code
+
+    def join(self, code: str, who: Identity) -> int | None:
+        """Sit ``who`` at the lowest free seat and return it; their seat if already seated;
+        None = spectator, when the table is full (4) or the match started (seed 000 line 46).
+
+        The seat's name is made distinct from the others' (:func:`distinct_name`). A join
+        that loses a race for a seat tries again; raises BadIdentity, TableNotFound, or
+        StaleVersion after :data:`JOIN_ATTEMPTS` lost races.
+        """
+        store = self._store
+        for _attempt in range(JOIN_ATTEMPTS):
+            try:
+                with store.tx() as s:
+                    p = verify(s, who)
+                    ld = store.load(s, code)
+                    mine = ld.seat_of(p.id)
+                    if mine is not None:
+                        return mine.seat
+                    if ld.table.status != TableStatus.LOBBY or len(ld.seats) >= MAX_SEATS:
+                        return None
+                    taken = {x.seat for x in ld.seats}
+                    seat = min(i for i in range(MAX_SEATS) if i not in taken)
+                    assert ld.table.id is not None
+                    name = distinct_name(p.name, (x.name for x in ld.seats))
+                    s.add(Seat(table_id=ld.table.id, seat=seat, player_id=p.id, name=name))
+                    store.save(
+                        s,
+                        ld.table,
+                        ld.table.version,
+                        {"type": "join"},
+                        seat=seat,
+                        actor=f"player:{p.id}",
+                        last_move_at=store.now(),  # lobby activity: restarts the 7-day expiry
+                    )
+                store.notify(code)
+                return seat
+            except (sa.exc.IntegrityError, StaleVersion):  # a racing joiner took the seat
+                continue
+        raise StaleVersion("the table changed: reload and try again")
+
+    def add_bots(self, code: str, who: Identity, names: Sequence[str]) -> None:
+        """Fill empty seats with bots ``names`` (from Carmen, Tito, Luna; seed 000 line 70).
+
+        A bot's seat name is made distinct from the people's (a person may be called "Tito").
+        Raises NotCreator, TableExpired, AlreadyStarted, BadBot (unknown, repeated or already
+        seated), TableFull (more bots than empty seats), BadIdentity, TableNotFound.
+        """
+        store = self._store
+        with store.tx() as s:
+            p = verify(s, who)
+            ld = store.load(s, code)
+            t = ld.table
+            if t.creator_id != p.id:
+                raise NotCreator("only the table's creator can add bots")
+            refuse_expired(t)
+            if t.status != TableStatus.LOBBY:
+                raise AlreadyStarted("the match has started")
+            seated = {x.bot for x in ld.seats if x.bot}
+            names = list(names)
+            if any(n not in BOT_NAMES for n in names) or len(set(names)) != len(names) or seated & set(names):
+                raise BadBot(f"bots are {', '.join(BOT_NAMES)}, each once")
+            free = [i for i in range(MAX_SEATS) if i not in {x.seat for x in ld.seats}]
+            if len(names) > len(free):
+                raise TableFull("not enough empty seats")
+            if not names:
+                return
+            assert t.id is not None
+            shown = [x.name for x in ld.seats]
+            for seat, name in zip(free, names, strict=False):
+                shown.append(distinct_name(name, shown))
+                s.add(Seat(table_id=t.id, seat=seat, bot=name, name=shown[-1]))
+            store.save(
+                s,
+                t,
+                t.version,
+                {"type": "add_bots", "names": names},
+                seat=None,
+                actor=f"player:{p.id}",
+                last_move_at=store.now(),  # lobby activity: restarts the 7-day expiry
+            )
+        store.notify(code)
+
+    def start(self, code: str, who: Identity) -> None:
+        """Deal the first round (creator only, in the lobby, at least 2 seated; seed 000 line 50).
+
+        Raises NotCreator, TableExpired, AlreadyStarted, NeedTwoPlayers, BadIdentity,
+        TableNotFound, StaleVersion.
+        """
+        store = self._store
+        with store.tx() as s:
+            p = verify(s, who)
+            ld = store.load(s, code)
+            t = ld.table
+            if t.creator_id != p.id:
+                raise NotCreator("only the table's creator can start")
+            refuse_expired(t)
+            if t.status != TableStatus.LOBBY:
+                raise AlreadyStarted("the match has started")
+            if len(ld.seats) < 2:
+                raise NeedTwoPlayers("at least two players are needed")
+            store.deal_new_match(s, ld, {"type": "start", "seats": len(ld.seats)}, seat=None, actor=f"player:{p.id}")
+        store.notify(code)

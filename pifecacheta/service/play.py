@@ -1,0 +1,131 @@
+"""Play: a seated player's move (``act``), and what each viewer may see (``snapshots``).
+
+A move is checked by the service (the caller is seated and read the current table version)
+and by the rules engine (``apply``), then saved through :meth:`Store.commit_match`. A
+snapshot holds only the viewer's own projection: ``player_view`` for their seat, or
+``spectator_view``; never the hidden ``Match``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlmodel import col, select
+
+from ..models import ChatMessage, Player, TableStatus
+from ..rules import Action, PlayerView, apply, player_view, spectator_view
+from .errors import NotSeated, NotStarted, StaleVersion
+from .identity import secret_matches, verify
+from .match_life import absence_claimable, refuse_early_absence_claim, rematch_offered
+from .store import Store, read_votes, refuse_expired, rules_from_json
+from .values import ChatLine, Identity, SeatInfo, TableSnapshot
+
+CHAT_HISTORY = 100  # chat lines in a snapshot
+
+
+class Play:
+    """Moves and snapshots, on one :class:`Store`."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def act(self, code: str, who: Identity, action: Action, *, expected_version: int) -> int:
+        """Apply ``action`` for ``who``'s seat if the table is still at ``expected_version``
+        (the table version of the caller's snapshot).
+
+        Returns the new table version. Raises NotStarted (TableExpired for a table that
+        expired in the lobby), NotSeated (spectators and seats that left), StaleVersion,
+        NotAbsentYet (ClaimAbsence before 48 h without a move by the seat to play, seed 000
+        line 72), BadIdentity, TableNotFound, or the engine's IllegalActionError. Nothing is
+        written when it raises.
+        """
+        store = self._store
+        with store.tx() as s:
+            p = verify(s, who)
+            ld = store.load(s, code)
+            if ld.match is None:
+                refuse_expired(ld.table)
+                raise NotStarted("the match has not started")
+            mine = ld.seat_of(p.id)
+            if mine is None or mine.left:
+                raise NotSeated("only the table's players can play")
+            if ld.table.version != expected_version:
+                raise StaleVersion("the table changed: reload and try again")
+            new = apply(ld.match, mine.seat, action)
+            refuse_early_absence_claim(ld, action, store.now())
+            version = store.commit_match(s, ld, new, mine.seat, action, f"player:{p.id}")
+        store.notify(code)
+        return version
+
+    def snapshots(self, code: str, whos: Sequence[Identity | None]) -> list[TableSnapshot]:
+        """One :class:`TableSnapshot` for each of ``whos``, in order, from ONE read of the table.
+
+        ``None``, or an identity that does not verify, gets a spectator's snapshot. Reading
+        the table, seats, chat and players once for every open tab keeps the refresh of a
+        table of 4 players + spectators to a few queries; each snapshot is still built from
+        that viewer's own projection only. Raises TableNotFound (``table_not_found``).
+        """
+        store = self._store
+        now = store.now()
+        with store.read() as s:
+            ids = {w.player_id for w in whos if w is not None and w.player_id and w.secret}
+            players = (
+                {p.id: p for p in s.exec(select(Player).where(col(Player.id).in_(ids))).all()} if ids else {}
+            )
+            ld = store.load(s, code)
+            t, m = ld.table, ld.match
+            chat_rows = list(
+                s.exec(
+                    select(ChatMessage)
+                    .where(ChatMessage.table_id == t.id)
+                    .order_by(col(ChatMessage.id).desc())
+                    .limit(CHAT_HISTORY)
+                ).all()
+            )
+        rules = rules_from_json(t.rules_json)
+        status = TableStatus(t.status)
+        creator = next((x.seat for x in ld.seats if x.player_id == t.creator_id), None)
+        votes = read_votes(t)
+        chat = tuple(ChatLine(c.seat, c.name, c.text, c.at) for c in reversed(chat_rows))
+        offered = rematch_offered(ld)
+        spectator: PlayerView | None = None
+        out: list[TableSnapshot] = []
+        for who in whos:
+            me = players.get(who.player_id) if who is not None else None
+            if who is None or not secret_matches(me, who.secret):
+                me = None
+            mine = ld.seat_of(me.id) if me is not None else None
+            my_seat = mine.seat if mine is not None and not mine.left else None
+            view = None
+            if m is not None:
+                if my_seat is not None:
+                    view = player_view(m, my_seat)
+                else:
+                    spectator = spectator or spectator_view(m)
+                    view = spectator
+            out.append(
+                TableSnapshot(
+                    code=t.code,
+                    rules=rules,
+                    status=status,
+                    version=t.version,
+                    creator_seat=creator,
+                    seats=tuple(
+                        SeatInfo(
+                            seat=x.seat,
+                            name=x.name,
+                            is_bot=x.bot is not None,
+                            is_me=me is not None and x.player_id == me.id,
+                            left=x.left,
+                        )
+                        for x in ld.seats
+                    ),
+                    my_seat=my_seat,
+                    view=view,
+                    chat=chat,
+                    absence_claimable=absence_claimable(ld, my_seat, now),
+                    rematch_votes=votes,
+                    rematch_offered=offered,
+                )
+            )
+        return out

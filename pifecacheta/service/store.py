@@ -1,0 +1,286 @@
+"""The storage side of the service: transactions, loading a table, the version-guarded save with
+its action-log row, and the ``on_change`` listeners.
+
+Every change is written the same way: inside one write transaction (:meth:`Store.tx`), load
+the table (:meth:`Store.load`), check, then :meth:`Store.save`:
+``UPDATE game_table ... SET version = expected + 1 WHERE version = expected`` plus one
+``action_log`` row. Of two racing writers one wins, the other gets :class:`StaleVersion` and
+nothing of its transaction is written. After the commit the caller runs :meth:`Store.notify`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, fields
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Session, col, select
+
+from ..models import ActionLog, GameTable, Seat, TableStatus
+from ..rules import Action, LeaveTable, Match, Mode, Phase, Rules, new_match
+from ..settings import fixed_seed_from_env
+from .errors import StaleVersion, TableExpired, TableNotFound
+
+log = logging.getLogger(__name__)
+
+PLAY_PHASES = (Phase.DRAW, Phase.DISCARD)
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC (the default clock)."""
+    return datetime.now(UTC)
+
+
+def rules_to_json(rules: Rules) -> str:
+    """The text of ``GameTable.rules_json``: the :class:`Rules` fields, ``mode`` as its text.
+
+    >>> from pifecacheta.rules import PIFE
+    >>> rules_from_json(rules_to_json(PIFE)) == PIFE
+    True
+    """
+    return json.dumps(
+        {f.name: getattr(rules, f.name).value if f.name == "mode" else getattr(rules, f.name) for f in fields(rules)}
+    )
+
+
+def rules_from_json(text: str) -> Rules:
+    """Inverse of :func:`rules_to_json`."""
+    d = json.loads(text)
+    d["mode"] = Mode(d["mode"])
+    return Rules(**d)
+
+
+def dump_match(m: Match) -> str:
+    """The text of ``GameTable.match_json``: the hidden match, compact JSON."""
+    return json.dumps(m.to_dict(), separators=(",", ":"))
+
+
+def votes_json(votes: Iterable[int] = ()) -> str:
+    """The text of ``GameTable.rematch_json``: ``{"votes": [seat, ...]}``, seats sorted."""
+    return json.dumps({"votes": sorted(votes)})
+
+
+def read_votes(t: GameTable) -> frozenset[int]:
+    """The seats that voted for a rematch at ``t``."""
+    return frozenset(int(v) for v in json.loads(t.rematch_json).get("votes", []))
+
+
+def refuse_expired(t: GameTable) -> None:
+    """Raise TableExpired (``table_expired``) for a table that expired in the lobby."""
+    if t.status == TableStatus.EXPIRED:
+        raise TableExpired("the table expired before its match started")
+
+
+@dataclass
+class Loaded:
+    """A table as read inside one transaction: the row, its seats by seat number, the match
+    (None in the lobby)."""
+
+    table: GameTable
+    seats: list[Seat]
+    match: Match | None
+
+    def seat_of(self, player_id: str) -> Seat | None:
+        """The seat of ``player_id`` (left or not), or None."""
+        return next((s for s in self.seats if s.player_id == player_id), None)
+
+    def by_index(self, seat: int) -> Seat | None:
+        """The seat numbered ``seat`` (0..3), or None when empty."""
+        return next((s for s in self.seats if s.seat == seat), None)
+
+
+class Store:
+    """Transactions, loads and guarded saves on one engine, the clock, the seeds, the listeners.
+
+    Args:
+        engine: a SQLAlchemy engine whose schema is migrated (``pifecacheta.db.init_db``).
+        clock: returns the current UTC datetime (a naive one is taken as UTC); tests replace
+            ``clock`` to jump 48 h / 7 days.
+        seed_source: returns each new match's seed; default the integer in env
+            ``PIFECACHETA_FIXED_SEED`` (read at each deal; tests only), else
+            ``secrets.randbits(63)``.
+    """
+
+    def __init__(
+        self, engine: sa.Engine, *, clock: Callable[[], datetime], seed_source: Callable[[], int] | None
+    ) -> None:
+        self.engine = engine
+        self._read_engine = engine.execution_options(sqlite_begin="DEFERRED")
+        self.clock = clock
+        self.seed_source = seed_source
+        self.listeners: list[Callable[[str], None]] = []
+        self._listeners_lock = threading.Lock()
+
+    # --- time and seeds ------------------------------------------------------------------
+
+    def now(self) -> datetime:
+        """The clock's time, timezone-aware UTC."""
+        now = self.clock()
+        return now if now.tzinfo else now.replace(tzinfo=UTC)
+
+    def new_seed(self) -> int:
+        """The seed of a new match (see the class docstring)."""
+        if self.seed_source is not None:
+            return int(self.seed_source())
+        fixed = fixed_seed_from_env()
+        return secrets.randbits(63) if fixed is None else fixed
+
+    # --- transactions --------------------------------------------------------------------
+
+    @contextmanager
+    def tx(self) -> Iterator[Session]:
+        """One write transaction (BEGIN IMMEDIATE on SQLite), committed on success."""
+        with Session(self.engine, expire_on_commit=False) as s, s.begin():
+            yield s
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """One read transaction (BEGIN DEFERRED on SQLite: no write lock)."""
+        with Session(self._read_engine, expire_on_commit=False) as s, s.begin():
+            yield s
+
+    # --- listeners -----------------------------------------------------------------------
+
+    def on_change(self, callback: Callable[[str], None]) -> None:
+        """Register ``callback(code)``, called after each committed change of a table (chat too)."""
+        with self._listeners_lock:
+            self.listeners.append(callback)
+
+    def notify(self, code: str) -> None:
+        """Call every listener with ``code``; one that raises is logged and skipped."""
+        with self._listeners_lock:
+            listeners = list(self.listeners)
+        for cb in listeners:
+            try:
+                cb(code)
+            except Exception:  # a broken listener must not undo a committed change
+                log.exception("on_change listener failed for table %s", code)
+
+    # --- reads and writes ----------------------------------------------------------------
+
+    def load(self, s: Session, code: str) -> Loaded:
+        """The table ``code`` with its seats and match; raises TableNotFound (``table_not_found``)."""
+        t = s.exec(select(GameTable).where(GameTable.code == code)).first()
+        if t is None:
+            raise TableNotFound(f"no table {code!r}")
+        seats = list(s.exec(select(Seat).where(Seat.table_id == t.id).order_by(col(Seat.seat))).all())
+        match = None if t.match_json is None else Match.from_dict(json.loads(t.match_json))
+        return Loaded(t, seats, match)
+
+    def add_log(self, s: Session, t: GameTable, version: int, entry: dict[str, Any], *, seat: int | None,
+                actor: str) -> None:
+        """Add the action-log row of the change that produced table version ``version``.
+
+        ``entry`` is the engine action's ``to_dict()`` or a service event (``{"type": ...}``);
+        ``actor`` is ``player:<id>``, ``bot:<name>`` or ``system``.
+        """
+        assert t.id is not None
+        s.add(
+            ActionLog(
+                table_id=t.id, version=version, seat=seat, actor=actor, action_json=json.dumps(entry), at=self.now()
+            )
+        )
+
+    def save(
+        self,
+        s: Session,
+        t: GameTable,
+        expected_version: int,
+        entry: dict[str, Any],
+        *,
+        seat: int | None,
+        actor: str,
+        **values: Any,
+    ) -> int:
+        """Guarded write of the ``GameTable`` columns ``values``: ``UPDATE ... SET version =
+        expected_version + 1 WHERE version = expected_version`` plus one action-log row
+        (:meth:`add_log`). Returns the new table version; raises StaleVersion
+        (``stale_version``) if another writer won."""
+        res = s.execute(
+            sa.update(GameTable)
+            .where(col(GameTable.id) == t.id, col(GameTable.version) == expected_version)
+            .values(version=expected_version + 1, **values)
+            .execution_options(synchronize_session=False)
+        )
+        if res.rowcount != 1:  # type: ignore[attr-defined]  # CursorResult of an UPDATE has rowcount
+            raise StaleVersion("the table changed: reload and try again")
+        self.add_log(s, t, expected_version + 1, entry, seat=seat, actor=actor)
+        return expected_version + 1
+
+    def deal_new_match(self, s: Session, ld: Loaded, entry: dict[str, Any], *, seat: int | None, actor: str) -> int:
+        """Deal a new match (new seed) to the seated and save it: status ``playing``, both
+        clocks restarted, no rematch votes. Used by the first deal (seed 000 line 50) and by a
+        rematch (line 70). Returns the new table version."""
+        t = ld.table
+        now = self.now()
+        match = new_match(rules_from_json(t.rules_json), len(ld.seats), seed=self.new_seed())
+        return self.save(
+            s,
+            t,
+            t.version,
+            entry,
+            seat=seat,
+            actor=actor,
+            status=TableStatus.PLAYING,
+            match_json=dump_match(match),
+            last_move_at=now,
+            turn_started_at=now,
+            rematch_json=votes_json(),
+        )
+
+    def commit_match(
+        self,
+        s: Session,
+        ld: Loaded,
+        new: Match,
+        seat: int | None,
+        action: Action,
+        actor: str,
+        *,
+        old: Match | None = None,
+        expected_version: int | None = None,
+    ) -> int:
+        """Save ``new`` (``action`` by ``seat`` already applied to ``old``, default the loaded
+        match) at ``expected_version`` (default the loaded table version), with the bookkeeping:
+
+        * ``last_move_at`` now (the 7-day expiry counts from it);
+        * ``turn_started_at`` now when the turn passed or the seat to play moved (48 h absence);
+        * status ``finished`` and no rematch votes when the match just ended;
+        * the seat marked ``left`` for a ``LeaveTable``.
+
+        Returns the new table version; raises StaleVersion.
+        """
+        now = self.now()
+        t = ld.table
+        old = ld.match if old is None else old
+        assert old is not None and old.round is not None and new.round is not None
+        values: dict[str, Any] = {"match_json": dump_match(new), "last_move_at": now}
+        before = (old.round_number, old.round.turn, old.round.phase in PLAY_PHASES)
+        after = (new.round_number, new.round.turn, new.round.phase in PLAY_PHASES)
+        if before != after or seat == old.round.turn:
+            values["turn_started_at"] = now
+        if new.round.phase is Phase.MATCH_OVER and old.round.phase is not Phase.MATCH_OVER:
+            values["status"] = TableStatus.FINISHED
+            values["rematch_json"] = votes_json()
+        if isinstance(action, LeaveTable) and seat is not None:
+            assert t.id is not None
+            s.execute(sa.update(Seat).where(col(Seat.table_id) == t.id, col(Seat.seat) == seat).values(left=True))
+        expected = t.version if expected_version is None else expected_version
+        return self.save(s, t, expected, action.to_dict(), seat=seat, actor=actor, **values)
+
+    def action_log(self, code: str) -> list[dict[str, Any]]:
+        """The table's action log in order: dicts with version, seat, actor, action, at."""
+        with self.read() as s:
+            ld = self.load(s, code)
+            rows = s.exec(select(ActionLog).where(ActionLog.table_id == ld.table.id).order_by(col(ActionLog.id))).all()
+        return [
+            {"version": r.version, "seat": r.seat, "actor": r.actor, "action": json.loads(r.action_json), "at": r.at}
+            for r in rows
+        ]
