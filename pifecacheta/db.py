@@ -2,9 +2,9 @@
 
 ``database_url()`` is ``Settings.from_env().db_url`` (``pifecacheta.settings``:
 ``PIFECACHETA_DB_URL``, then ``REFLEX_DB_URL``, else the SQLite file ``.data/pifecacheta.db``;
-the folder is created when missing). ``init_db(url)`` returns an engine whose schema is at the newest alembic revision
-(``migrations/``). SQLite connections use WAL, a busy timeout and ``BEGIN IMMEDIATE`` for
-writes, so concurrent writers queue instead of failing.
+the folder is created when missing). ``init_db(url)`` returns an engine whose schema is at the
+newest alembic revision (``migrations/``). SQLite connections use WAL, a busy timeout and
+``BEGIN IMMEDIATE`` for writes, so concurrent writers queue instead of failing.
 """
 
 from __future__ import annotations
@@ -97,4 +97,3 @@ def init_db(url: str | None = None) -> sa.Engine:
             migrate(engine)
             _engines[url] = engine
         return engine
-

@@ -46,7 +46,12 @@ def bot_due(ld: Loaded) -> BotDue | None:
     """The bot that must act at the loaded table now, or None (not playing, no bot, a
     person's turn, match over, or FIM DA RODADA while a person still plays)."""
     m = ld.match
-    if ld.table.status != TableStatus.PLAYING or m is None or m.round is None or m.round.phase is Phase.MATCH_OVER:
+    if (
+        ld.table.status != TableStatus.PLAYING
+        or m is None
+        or m.round is None
+        or m.round.phase is Phase.MATCH_OVER
+    ):
         return None
     bots = {x.seat for x in ld.seats if x.bot is not None}
     if not bots:
@@ -113,7 +118,9 @@ class BotDriver:
                 assert bot is not None and bot.bot is not None
                 actor = f"bot:{bot.bot}"
                 rng = random.Random(f"{m.seed}:{ld.table.version}:{seat}")
-                action: Action | None = NextRound() if due.closes_round else bot_action(bot.bot, player_view(m, seat), rng)
+                action: Action | None = (
+                    NextRound() if due.closes_round else bot_action(bot.bot, player_view(m, seat), rng)
+                )
                 if action is None:
                     log.warning("bot %s at %s: no action", bot.bot, code)
                     return False
@@ -135,7 +142,12 @@ class BotDriver:
     ) -> None:
         """After a bot's discard in Cacheta, let it announce NA BOA when it may (seed 000 line 64)."""
         r = new.round
-        if new.rules.mode is not Mode.CACHETA or r is None or r.phase is not Phase.DRAW or seat in r.announced:
+        if (
+            new.rules.mode is not Mode.CACHETA
+            or r is None
+            or r.phase is not Phase.DRAW
+            or seat in r.announced
+        ):
             return
         view = player_view(new, seat)
         if not view.can_announce:

@@ -160,5 +160,7 @@ class Lobby:
                 raise AlreadyStarted("the match has started")
             if len(ld.seats) < 2:
                 raise NeedTwoPlayers("at least two players are needed")
-            store.deal_new_match(s, ld, {"type": "start", "seats": len(ld.seats)}, seat=None, actor=f"player:{p.id}")
+            store.deal_new_match(
+                s, ld, {"type": "start", "seats": len(ld.seats)}, seat=None, actor=f"player:{p.id}"
+            )
         store.notify(code)

@@ -15,7 +15,17 @@ from datetime import UTC, datetime, timedelta
 from sqlmodel import Session, col, select
 
 from ..models import ActionLog, GameTable, TableStatus
-from ..rules import Action, ClaimAbsence, Expire, IllegalActionError, NextRound, Phase, Termination, active_seats, apply
+from ..rules import (
+    Action,
+    ClaimAbsence,
+    Expire,
+    IllegalActionError,
+    NextRound,
+    Phase,
+    Termination,
+    active_seats,
+    apply,
+)
 from .errors import NotAbsentYet, NotSeated, Refusal, RematchNotOffered
 from .identity import verify
 from .store import PLAY_PHASES, Loaded, Store, read_votes, votes_json
@@ -103,7 +113,13 @@ class MatchLife:
                 store.deal_new_match(s, ld, {"type": "rematch"}, seat=mine.seat, actor=actor)
             else:
                 store.save(
-                    s, t, t.version, {"type": "vote_rematch"}, seat=mine.seat, actor=actor, rematch_json=votes_json(votes)
+                    s,
+                    t,
+                    t.version,
+                    {"type": "vote_rematch"},
+                    seat=mine.seat,
+                    actor=actor,
+                    rematch_json=votes_json(votes),
                 )
         store.notify(code)
 
@@ -153,8 +169,14 @@ class MatchLife:
             if last_activity(s, t) > cutoff:
                 return False
             store.save(
-                s, t, t.version, {"type": "expire"}, seat=None, actor="system",
-                status=TableStatus.EXPIRED, last_move_at=now,
+                s,
+                t,
+                t.version,
+                {"type": "expire"},
+                seat=None,
+                actor="system",
+                status=TableStatus.EXPIRED,
+                last_move_at=now,
             )
             return True
         if ld.match is None or t.status != TableStatus.PLAYING or t.last_move_at > cutoff:

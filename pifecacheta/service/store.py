@@ -46,7 +46,10 @@ def rules_to_json(rules: Rules) -> str:
     True
     """
     return json.dumps(
-        {f.name: getattr(rules, f.name).value if f.name == "mode" else getattr(rules, f.name) for f in fields(rules)}
+        {
+            f.name: getattr(rules, f.name).value if f.name == "mode" else getattr(rules, f.name)
+            for f in fields(rules)
+        }
     )
 
 
@@ -174,8 +177,9 @@ class Store:
         match = None if t.match_json is None else Match.from_dict(json.loads(t.match_json))
         return Loaded(t, seats, match)
 
-    def add_log(self, s: Session, t: GameTable, version: int, entry: dict[str, Any], *, seat: int | None,
-                actor: str) -> None:
+    def add_log(
+        self, s: Session, t: GameTable, version: int, entry: dict[str, Any], *, seat: int | None, actor: str
+    ) -> None:
         """Add the action-log row of the change that produced table version ``version``.
 
         ``entry`` is the engine action's ``to_dict()`` or a service event (``{"type": ...}``);
@@ -184,7 +188,12 @@ class Store:
         assert t.id is not None
         s.add(
             ActionLog(
-                table_id=t.id, version=version, seat=seat, actor=actor, action_json=json.dumps(entry), at=self.now()
+                table_id=t.id,
+                version=version,
+                seat=seat,
+                actor=actor,
+                action_json=json.dumps(entry),
+                at=self.now(),
             )
         )
 
@@ -214,7 +223,9 @@ class Store:
         self.add_log(s, t, expected_version + 1, entry, seat=seat, actor=actor)
         return expected_version + 1
 
-    def deal_new_match(self, s: Session, ld: Loaded, entry: dict[str, Any], *, seat: int | None, actor: str) -> int:
+    def deal_new_match(
+        self, s: Session, ld: Loaded, entry: dict[str, Any], *, seat: int | None, actor: str
+    ) -> int:
         """Deal a new match (new seed) to the seated and save it: status ``playing``, both
         clocks restarted, no rematch votes. Used by the first deal (seed 000 line 50) and by a
         rematch (line 70). Returns the new table version."""
@@ -271,7 +282,9 @@ class Store:
             values["rematch_json"] = votes_json()
         if isinstance(action, LeaveTable) and seat is not None:
             assert t.id is not None
-            s.execute(sa.update(Seat).where(col(Seat.table_id) == t.id, col(Seat.seat) == seat).values(left=True))
+            s.execute(
+                sa.update(Seat).where(col(Seat.table_id) == t.id, col(Seat.seat) == seat).values(left=True)
+            )
         expected = t.version if expected_version is None else expected_version
         return self.save(s, t, expected, action.to_dict(), seat=seat, actor=actor, **values)
 
@@ -279,8 +292,16 @@ class Store:
         """The table's action log in order: dicts with version, seat, actor, action, at."""
         with self.read() as s:
             ld = self.load(s, code)
-            rows = s.exec(select(ActionLog).where(ActionLog.table_id == ld.table.id).order_by(col(ActionLog.id))).all()
+            rows = s.exec(
+                select(ActionLog).where(ActionLog.table_id == ld.table.id).order_by(col(ActionLog.id))
+            ).all()
         return [
-            {"version": r.version, "seat": r.seat, "actor": r.actor, "action": json.loads(r.action_json), "at": r.at}
+            {
+                "version": r.version,
+                "seat": r.seat,
+                "actor": r.actor,
+                "action": json.loads(r.action_json),
+                "at": r.at,
+            }
             for r in rows
         ]
