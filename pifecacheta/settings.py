@@ -1,14 +1,13 @@
-"""The settings the service, the database and the background driver read from the environment.
+"""The settings the service and the database read from the environment (the background driver
+gets them through the service).
 
-=============================== ============================================================
-``PIFECACHETA_DB_URL``          database URL; else ``REFLEX_DB_URL``; else the SQLite file
-                                ``.data/pifecacheta.db`` (the same rule as rxconfig.py)
-``PIFECACHETA_BOT_DELAY``       seconds a bot waits before it acts (default 1.2)
-``PIFECACHETA_ROUND_OVER_DELAY`` seconds before FIM DA RODADA closes by itself when only bots
-                                still play (default 4; 0 when the bot delay is 0)
-``PIFECACHETA_FIXED_SEED``      an integer: every new match is dealt with this seed (tests
-                                only; players cannot reach it)
-=============================== ============================================================
+* ``PIFECACHETA_DB_URL``: the database URL; else ``REFLEX_DB_URL``; else the SQLite file
+  ``.data/pifecacheta.db`` (the same rule as rxconfig.py).
+* ``PIFECACHETA_BOT_DELAY``: seconds a bot waits before it acts (default 1.2).
+* ``PIFECACHETA_ROUND_OVER_DELAY``: seconds before FIM DA RODADA closes by itself when only
+  bots still play (default 4; 0 when the bot delay is 0).
+* ``PIFECACHETA_FIXED_SEED``: an integer; every new match is dealt with this seed (tests
+  only; players cannot reach it).
 
 A number that does not parse falls back to its default.
 """
