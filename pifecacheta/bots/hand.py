@@ -119,9 +119,6 @@ class HandIndex:
         self._by_low: list[list[int]] = [[] for _ in range(n)]
         for m in self.melds:
             self._by_low[(m & -m).bit_length() - 1].append(m)
-        self._near_by_low: list[list[int]] = [[] for _ in range(n)]
-        for m in self.near:
-            self._near_by_low[(m & -m).bit_length() - 1].append(m)
         self._cover: dict[int, int] = {0: 0}
 
     @staticmethod

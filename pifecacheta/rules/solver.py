@@ -341,38 +341,6 @@ def go_out_with_discard(
     return _plan(rest, r[1], discard, ws, plain, rules)
 
 
-def _added_card(hand9: Sequence[Card], face: Face) -> Card | None:
-    """A physical card of ``face`` not in ``hand9`` (deck 0 first), None if both are held."""
-    for deck in (0, 1):
-        c = Card(face.rank, face.suit, deck)
-        if c not in hand9:
-            return c
-    return None
-
-
-class _Cover:
-    """Can a bitmask of cards be split exactly into candidate melds? (memoised, per hand)"""
-
-    def __init__(self, n: int, cands: dict[int, int]) -> None:
-        self.by_low: list[list[int]] = [[] for _ in range(n)]
-        for mask in cands:
-            self.by_low[(mask & -mask).bit_length() - 1].append(mask)
-        self.memo: dict[int, bool] = {0: True}
-
-    def __call__(self, mask: int) -> bool:
-        memo = self.memo
-        r = memo.get(mask)
-        if r is not None:
-            return r
-        r = False
-        for m in self.by_low[(mask & -mask).bit_length() - 1]:
-            if m & mask == m and self(mask ^ m):
-                r = True
-                break
-        memo[mask] = r
-        return r
-
-
 def _near(face: Face, ranks: Sequence[int], suits: Sequence[int]) -> bool:
     """Could a natural card of ``face`` share a meld with one of the cards? (same rank, or
     same suit within two places, the ace at both ends)"""
