@@ -33,12 +33,10 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import product
 
-from pifecacheta.rules.cards import SUITS, Card, Face, Suit
+from pifecacheta.rules.cards import ALL_FACES, SUITS, Card, Face, Suit
 from pifecacheta.rules.config import Rules
 
-__all__ = ["HandIndex", "face_neighbours", "unseen_counts", "ALL_FACES"]
-
-ALL_FACES: tuple[Face, ...] = tuple(Face(r, s) for s in SUITS for r in range(1, 14))
+__all__ = ["HandIndex", "face_neighbours", "unseen_counts"]
 
 
 def _pos_rank(p: int) -> int:

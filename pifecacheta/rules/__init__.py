@@ -17,6 +17,7 @@ from .actions import *  # noqa: F403
 from .brute import *  # noqa: F403
 from .cards import (
     ACE,
+    ALL_FACES,
     JACK,
     KING,
     QUEEN,
@@ -42,6 +43,7 @@ from .views import *  # noqa: F403
 __all__ = [
     # cards
     "ACE",
+    "ALL_FACES",
     "JACK",
     "QUEEN",
     "KING",

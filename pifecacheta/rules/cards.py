@@ -114,12 +114,17 @@ class Face(NamedTuple):
         return Face(1 if self.rank == KING else self.rank + 1, self.suit)
 
 
+#: The 52 faces, by suit (C, D, H, S) then rank (ace low).
+ALL_FACES: tuple[Face, ...] = tuple(Face(r, s) for s in SUITS for r in RANKS)
+
+
 @dataclass(frozen=True, order=True, slots=True)
 class Card:
     """One physical card. ``rank`` 1..13 (ace 1), ``suit``, ``deck`` 0 or 1.
 
-    Ordering is by (rank, suit C < D < H < S, deck); use :func:`sort_by_suit` or
-    :func:`sort_by_rank` for display order.
+    Cards order by (rank with the ace low, suit C < D < H < S, deck): ``sorted(cards)`` is the
+    engine's one card order (the solver's tie-break, the serialised ``plain`` list, the rank
+    display order of :func:`sort_by_rank`); :func:`sort_by_suit` gives the suit display order.
 
     Raises:
         NotationError: rank outside 1..13 or deck not 0/1.
@@ -224,5 +229,5 @@ def sort_by_suit(cards: Iterable[Card]) -> list[Card]:
 
 
 def sort_by_rank(cards: Iterable[Card]) -> list[Card]:
-    """Display order: by rank (ace low), then suit, then deck."""
-    return sorted(cards, key=lambda c: (c.rank, c.suit.index, c.deck))
+    """Display order: by rank (ace low), then suit, then deck: the cards' own order."""
+    return sorted(cards)

@@ -177,7 +177,7 @@ class Round:
             "turn": self.turn,
             "phase": self.phase.value,
             "taken": None if self.taken is None else str(self.taken),
-            "plain": _cards_out(sorted(self.plain, key=_card_key)),
+            "plain": _cards_out(sorted(self.plain)),
             "announced": sorted(self.announced),
             "picked_up": [_cards_out(p) for p in self.picked_up],
             "result": None if self.result is None else _result_out(self.result),
@@ -281,11 +281,6 @@ class Match:
 
 
 # --- serialisation helpers -------------------------------------------------------------
-
-
-def _card_key(c: Card) -> tuple[int, int, int]:
-    """(rank, suit index, deck): a total order on cards (Suit itself is not ordered)."""
-    return (c.rank, c.suit.index, c.deck)
 
 
 def _plain_value(v: Any) -> Any:
@@ -603,7 +598,7 @@ def _gone_out(
     hand = r.hands[seat]
     melded = tuple(c for m in plan.melds for c in m.cards)
     laid = melded + (() if plan.discard is None else (plan.discard,))
-    if sorted(laid, key=_card_key) != sorted(hand, key=_card_key):
+    if sorted(laid) != sorted(hand):
         raise RulesError(f"go-out plan {plan} does not use exactly the hand {hand}")
     pile, by = r.discard_pile, r.discarded_by
     picked, plain = r.picked_up, r.plain

@@ -8,9 +8,10 @@ pile (and its twin) cannot be the discard that goes out.
 Tie-break among equally good plans (deterministic, the same in :mod:`.brute`):
 1. all 10 cards in melds before 9 + a discard;
 2. fewest wilds standing in;
-3. the highest discard in (rank, suit C<D<H<S, deck) order, ace low;
-4. the melds compared as tuples of their cards' positions in the hand sorted by
-   (rank, suit, deck), each meld listed by its lowest card, lowest first.
+3. the highest discard in the cards' own order (:class:`~.cards.Card`: rank with the ace
+   low, suit C<D<H<S, deck);
+4. the melds compared as tuples of their cards' positions in the sorted hand, each meld
+   listed by its lowest card, lowest first.
 
 >>> plan = best_go_out(parse_hand("AH 2H 3H QS KS AS 7C 7D 7H 9S"), rules=PIFE)
 >>> [str(m) for m in plan.melds], str(plan.discard)
@@ -22,15 +23,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import Card, Face, Suit, parse_hand  # noqa: F401 (doctests)
+from .cards import ALL_FACES, Card, Face, parse_hand  # noqa: F401 (doctests)
 from .config import CACHETA_7, PIFE, Rules  # noqa: F401 (doctests)
 from .errors import RulesError
 from .melds import MAX_SET, MAX_SET_REPEAT, Meld, effective_wilds, meld_of, wild_faces  # noqa: F401
 
 __all__ = ["GoOutPlan", "best_go_out", "go_out_with_discard", "completing_faces", "is_one_away"]
-
-ALL_FACES: tuple[Face, ...] = tuple(Face(r, s) for s in Suit for r in range(1, 14))
-
 
 @dataclass(frozen=True)
 class GoOutPlan:
@@ -38,7 +36,7 @@ class GoOutPlan:
 
     Attributes:
         melds: the melds, each in display order (see :class:`~.melds.Meld`), ordered by their
-            lowest card in (rank, suit, deck) order.
+            lowest card in the cards' own order.
         discard: the card discarded to go out, or ``None`` when all 10 cards are in melds
             (bater com 10, seed 000 line 56).
     """
@@ -54,10 +52,6 @@ class GoOutPlan:
     def __str__(self) -> str:
         parts = [str(m) for m in self.melds]
         return " | ".join(parts) + (f" / {self.discard}" if self.discard is not None else "")
-
-
-def _sort_key(c: Card) -> tuple[int, int, int]:
-    return (c.rank, c.suit.index, c.deck)
 
 
 def _candidates(
@@ -223,7 +217,7 @@ class _Solver:
 
 
 def _check_hand(hand: Sequence[Card]) -> list[Card]:
-    cards = sorted(hand, key=_sort_key)
+    cards = sorted(hand)
     if len(set(cards)) != len(cards):
         raise RulesError("the same physical card appears twice in the hand")
     return cards
