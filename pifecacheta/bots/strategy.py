@@ -1,4 +1,4 @@
-"""The shared decision machinery of Carmen, Tito and Luna, tuned by a :class:`Style`.
+"""The shared decision machinery of Carmen, Tito and Luna, weighted by a :class:`Style`.
 
 How a bot decides (seed 000 lines 39-43, "Dicas", and the site rules from line 44):
 

@@ -24,6 +24,7 @@ from .solver import GoOutPlan
 
 __all__ = ["brute_best_go_out", "brute_completing_faces", "is_natural_meld", "wilds_standing_in"]
 
+
 def is_natural_meld(faces: Sequence[Face], *, rules: Rules = CACHETA_7, sets: bool = True) -> bool:
     """Do these faces, each counting as itself, make a set or a run? (seed 000 line 52)
 
@@ -103,6 +104,7 @@ def _partitions(mask: int, valid: dict[int, int]) -> Iterator[list[int]]:
 
 
 def _indices(mask: int, n: int) -> tuple[int, ...]:
+    """The positions of the set bits of ``mask`` below ``n``, lowest first."""
     return tuple(i for i in range(n) if mask >> i & 1)
 
 
@@ -113,6 +115,8 @@ def _valid_groups(
     rules: Rules,
     cache: dict[frozenset[Card], int | None],
 ) -> dict[int, int]:
+    """Every group of 3 or more of ``cards`` that is a meld, as bitmask -> wilds standing in
+    (0 or 1); ``cache`` holds the verdicts by card set across calls."""
     n = len(cards)
     faces = [c.face for c in cards]
     usable = [rules.has_wild and f in wilds and c not in plain for f, c in zip(faces, cards, strict=True)]
@@ -140,6 +144,8 @@ def _best(
     cache: dict[frozenset[Card], int | None],
     first_only: bool = False,
 ) -> GoOutPlan | None:
+    """The best plan by the solver's tie-break, trying every partition (``first_only``: the
+    first plan found per discard option)."""
     n = len(cards)
     valid = _valid_groups(cards, wilds, plain, rules, cache)
     full = (1 << n) - 1

@@ -2,15 +2,15 @@
 
 Rules from seed 000, section "No Selminha.com" (lines 46-75):
 
-- lines 50-51: 2 to 4 seats, 9 cards each; round 1: seat 0 deals and the next seat starts;
+- line 50: 2 to 4 seats, 9 cards each; round 1: seat 0 deals and the next seat starts;
   play goes in seat order (increasing index, wrapping); in Cacheta the dealer moves to the
   next active seat each round.
-- line 56: a turn is Draw (stock) or TakeDiscard (top of the pile), then Discard or GoOut.
+- line 54: a turn is Draw (stock) or TakeDiscard (top of the pile), then Discard or GoOut.
   The card taken from the pile and its twin may not be discarded that turn, nor be the
   go-out discard.
-- line 58: GoOut(None) = BATER, the engine's best plan (10 in melds preferred);
+- line 56: GoOut(None) = BATER, the engine's best plan (10 in melds preferred);
   GoOut(card) = drag the leftover: that card is the discard, the other 9 in melds.
-- line 60: stock empty at a draw: the pile minus its top card is shuffled into the stock,
+- line 58: stock empty at a draw: the pile minus its top card is shuffled into the stock,
   as often as needed; the round ends only at a go-out.
 - line 60 (Pife): after a discard, the first seat in order after the discarder that can go
   out with that card goes out at once (bater com a louca); the first go-out wins the match.
@@ -284,18 +284,22 @@ class Match:
 
 
 def _plain_value(v: Any) -> Any:
+    """An enum as its value, anything else as it is (for the rules dict)."""
     return v.value if isinstance(v, enum.Enum) else v
 
 
 def _cards_out(cards: Sequence[Card]) -> list[str]:
+    """Cards in notation, in their order."""
     return [str(c) for c in cards]
 
 
 def _cards_in(texts: Sequence[str]) -> tuple[Card, ...]:
+    """Inverse of :func:`_cards_out`; raises NotationError on bad notation."""
     return tuple(Card.parse(t) for t in texts)
 
 
 def _result_out(r: RoundResult) -> dict[str, Any]:
+    """JSON-safe dict of a round result (melds with their kind, cards and wild)."""
     return {
         "winner": r.winner,
         "out_of_turn": r.out_of_turn,
@@ -314,6 +318,7 @@ def _result_out(r: RoundResult) -> dict[str, Any]:
 
 
 def _result_in(d: dict[str, Any]) -> RoundResult:
+    """Inverse of :func:`_result_out`."""
     melds = tuple(
         Meld(
             MeldKind(m["kind"]),
@@ -416,6 +421,7 @@ def _live_round(match: Match, action: Action) -> Round:
 
 
 def _check_member(match: Match, seat: int | None) -> int:
+    """The seat, if it is a seat of the match that has not left; else ``not_a_player``."""
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < match.seats:
         raise IllegalActionError("not_a_player", f"seat {seat!r} is not a seat of this match")
     if seat in match.left:
@@ -424,6 +430,7 @@ def _check_member(match: Match, seat: int | None) -> int:
 
 
 def _check_in_play(match: Match, seat: int) -> None:
+    """Refuse a seat that is out (FORA, or left) with ``player_out``."""
     if seat not in active_seats(match):
         raise IllegalActionError("player_out", f"seat {seat} is out (FORA)")
 
@@ -443,14 +450,17 @@ def _turn(match: Match, seat: int | None, action: Action, phase: Phase) -> tuple
 
 
 def _with(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """A copy of ``items`` with ``items[index]`` replaced by ``value``."""
     return items[:index] + (value,) + items[index + 1 :]
 
 
 def _without(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    """The cards other than ``card``, in order."""
     return tuple(c for c in cards if c != card)
 
 
 def _plain_in(r: Round, hand: Sequence[Card]) -> frozenset[Card]:
+    """The round's plain wild cards that are in ``hand``."""
     return r.plain & frozenset(hand)
 
 
@@ -458,7 +468,7 @@ def _plain_in(r: Round, hand: Sequence[Card]) -> frozenset[Card]:
 
 
 def _rebuild(match: Match, r: Round) -> Round:
-    """The pile minus its top card becomes the stock (seed 000 line 60): shuffled with
+    """The pile minus its top card becomes the stock (seed 000 line 58): shuffled with
     ``Random(f"{seed}:{round_number}:rebuild:{n}")``, or with ``rebuild_without_shuffle`` turned
     face down as it lies (the first card discarded becomes the top of the stock)."""
     if len(r.discard_pile) < 2:
@@ -479,6 +489,8 @@ def _rebuild(match: Match, r: Round) -> Round:
 
 
 def _draw(match: Match, seat: int | None, action: Action) -> Match:
+    """Draw: the top of the stock joins the hand, rebuilding the stock first when empty
+    (seed 000 lines 54 and 58)."""
     s, r = _turn(match, seat, action, Phase.DRAW)
     if not r.stock:
         r = _rebuild(match, r)
@@ -494,6 +506,8 @@ def _draw(match: Match, seat: int | None, action: Action) -> Match:
 
 
 def _take_discard(match: Match, seat: int | None, action: Action) -> Match:
+    """TakeDiscard: the top of the pile joins the hand and ``picked_up``; a wild becomes
+    plain (seed 000 lines 54 and 62; variant ``discard_only_to_go_out``, line 38)."""
     s, r = _turn(match, seat, action, Phase.DRAW)
     if not r.discard_pile:
         raise IllegalActionError("discard_empty", "the discard pile is empty")
@@ -521,7 +535,7 @@ def _plan_with_discard_top(match: Match, r: Round, hand9: Sequence[Card], card: 
 
     Same test as ``card.face in completing_faces(hand9, from_discard=True)`` (the card must be
     melded, it and its twin may not be the discard, a wild counts only as itself: seed 000
-    lines 56 and 62), done with a single solver call for the one card on the pile.
+    lines 54 and 62), done with a single solver call for the one card on the pile.
     """
     return best_go_out(
         tuple(hand9) + (card,),
@@ -534,6 +548,8 @@ def _plan_with_discard_top(match: Match, r: Round, hand9: Sequence[Card], card: 
 
 
 def _check_not_taken(r: Round, card: Card) -> None:
+    """Refuse the card taken from the pile this turn, or its twin, with ``taken_card``
+    (seed 000 line 54)."""
     if r.taken is not None and card in (r.taken, r.taken.twin):
         raise IllegalActionError(
             "taken_card", f"{card} (or its twin) was taken from the discard pile this turn"
@@ -541,6 +557,8 @@ def _check_not_taken(r: Round, card: Card) -> None:
 
 
 def _discard(match: Match, seat: int | None, action: Action) -> Match:
+    """Discard: the card goes on the pile, then the first seat that may go out on it out of
+    turn does (Pife: anyone, line 60; Cacheta: announced seats, line 64), else the turn passes."""
     assert isinstance(action, Discard)
     s, r = _turn(match, seat, action, Phase.DISCARD)
     card = action.card
@@ -641,6 +659,7 @@ def _gone_out(
 
 
 def _go_out(match: Match, seat: int | None, action: Action) -> Match:
+    """GoOut: the best plan (``discard`` None) or the plan discarding ``discard`` (line 56)."""
     assert isinstance(action, GoOut)
     s, r = _turn(match, seat, action, Phase.DISCARD)
     hand = r.hands[s]
@@ -670,6 +689,7 @@ def _go_out(match: Match, seat: int | None, action: Action) -> Match:
 
 
 def _announce(match: Match, seat: int | None, action: Action) -> Match:
+    """AnnounceOneAway: NA BOA for an active Cacheta seat holding 9 cards, one away (line 64)."""
     r = _live_round(match, action)
     s = _check_member(match, seat)
     if match.rules.mode is Mode.PIFE:
@@ -688,6 +708,8 @@ def _announce(match: Match, seat: int | None, action: Action) -> Match:
 
 
 def _next_round(match: Match, seat: int | None, action: Action) -> Match:
+    """NextRound at ROUND_OVER: deal the next round (the dealer moves on), or MATCH_OVER
+    when the outcome is set (seed 000 line 68)."""
     r = _live_round(match, action)
     _check_member(match, seat)
     if r.phase is not Phase.ROUND_OVER:
@@ -718,10 +740,12 @@ def _winner_after_loss(match: Match, loser: int) -> int | None:
 
 
 def _end(match: Match, r: Round, outcome: Outcome) -> Match:
+    """The match over: phase MATCH_OVER with ``outcome``."""
     return replace(match, round=replace(r, phase=Phase.MATCH_OVER), outcome=outcome)
 
 
 def _resign(match: Match, seat: int | None, action: Action) -> Match:
+    """Resign: the seat loses and the match ends (seed 000 line 72)."""
     r = _live_round(match, action)
     s = _check_member(match, seat)
     _check_in_play(match, s)
@@ -729,6 +753,7 @@ def _resign(match: Match, seat: int | None, action: Action) -> Match:
 
 
 def _claim_absence(match: Match, seat: int | None, action: Action) -> Match:
+    """ClaimAbsence: the seat to move loses and the match ends (seed 000 line 72)."""
     r = _live_round(match, action)
     s = _check_member(match, seat)
     _check_in_play(match, s)  # seed 000 line 72: "menos quem já está FORA"
@@ -740,11 +765,13 @@ def _claim_absence(match: Match, seat: int | None, action: Action) -> Match:
 
 
 def _expire(match: Match, seat: int | None, action: Action) -> Match:
+    """Expire: the match ends with no winner (seed 000 line 72)."""
     r = _live_round(match, action)
     return _end(match, r, Outcome(Termination.EXPIRED, None))
 
 
 def _leave_table(match: Match, seat: int | None, action: Action) -> Match:
+    """LeaveTable: a FORA seat leaves the table; the match goes on (seed 000 line 72)."""
     _live_round(match, action)
     s = _check_member(match, seat)
     if s in active_seats(match):

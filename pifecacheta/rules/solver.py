@@ -30,6 +30,7 @@ from .melds import MAX_SET, MAX_SET_REPEAT, Meld, effective_wilds, meld_of, wild
 
 __all__ = ["GoOutPlan", "best_go_out", "go_out_with_discard", "completing_faces", "is_one_away"]
 
+
 @dataclass(frozen=True)
 class GoOutPlan:
     """How a hand goes out.
@@ -173,6 +174,8 @@ def _generate(
 def _cards_candidates(
     cards: Sequence[Card], wilds: frozenset[Face], plain: frozenset[Card], rules: Rules
 ) -> dict[int, int]:
+    """Every valid meld among ``cards`` (see :func:`_candidates`), a card usable as a wild
+    when its face is wild and it is not plain."""
     return _candidates(
         [c.rank for c in cards],
         [c.suit.index for c in cards],
@@ -217,6 +220,7 @@ class _Solver:
 
 
 def _check_hand(hand: Sequence[Card]) -> list[Card]:
+    """The hand sorted in the cards' own order; RulesError if a physical card is there twice."""
     cards = sorted(hand)
     if len(set(cards)) != len(cards):
         raise RulesError("the same physical card appears twice in the hand")
@@ -231,6 +235,7 @@ def _plan(
     plain: frozenset[Card],
     rules: Rules,
 ) -> GoOutPlan:
+    """The :class:`GoOutPlan` of a cover (melds as index tuples into ``cards``) and a discard."""
     melds = []
     for key in cover:
         m = meld_of([cards[i] for i in key], wilds=wilds, plain=plain, rules=rules)
