@@ -48,7 +48,8 @@ class PlayerView:
             themselves (they came from the pile).
         result: the round's go-out (winner, melds, lives lost) once the round is over.
         outcome: the end of the match, once decided.
-        version: the match version this view was made from (send it back with an action).
+        version: the ``Match.version`` this view was made from (actions applied since the
+            deal of round 1).
         can_announce: the seat may announce NA BOA now (Cacheta, 9 cards, one away, not
             yet announced, round in play).
         can_go_out: it is this seat's discard turn and ``GoOut()`` (BATER, seed 000 line 56)
