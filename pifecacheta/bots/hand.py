@@ -35,6 +35,7 @@ from itertools import product
 
 from pifecacheta.rules.cards import ALL_FACES, SUITS, Card, Face, Suit
 from pifecacheta.rules.config import Rules
+from pifecacheta.rules.melds import MAX_SET, MAX_SET_REPEAT
 
 __all__ = ["HandIndex", "face_neighbours", "unseen_counts"]
 
@@ -195,7 +196,7 @@ class HandIndex:
         rules = self.rules
         wild_sets = bool(self.wild_positions) and not rules.no_wild_in_sets
         repeat = rules.set_may_repeat_suit
-        cap = 8 if repeat else 4
+        cap = MAX_SET_REPEAT if repeat else MAX_SET
         by_rank: dict[int, list[int]] = {}
         for i, c in enumerate(self.cards):
             by_rank.setdefault(c.rank, []).append(i)
@@ -226,9 +227,9 @@ class HandIndex:
                         masks = [g | (1 << w) for w in self.wild_positions if not g & (1 << w)]
                     size = k + use_wild
                     for m in masks:
-                        if 3 <= size <= cap and (repeat or size <= 4):
+                        if 3 <= size <= cap:
                             melds.add(m)
-                        if 3 <= size + 1 <= cap and m.bit_count() >= 2 and (repeat or size + 1 <= 4):
+                        if 3 <= size + 1 <= cap and m.bit_count() >= 2:
                             if missing:
                                 near.setdefault(m, set()).update(missing)
 

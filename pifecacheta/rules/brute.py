@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from .cards import ALL_FACES, Card, Face, parse_hand  # noqa: F401 (doctests)
 from .config import CACHETA_7, PIFE, Rules  # noqa: F401 (doctests)
 from .errors import RulesError
-from .melds import Meld, meld_of
+from .melds import MAX_SET, MAX_SET_REPEAT, Meld, meld_of
 from .solver import GoOutPlan
 
 __all__ = ["brute_best_go_out", "brute_completing_faces", "is_natural_meld", "wilds_standing_in"]
@@ -40,9 +40,9 @@ def is_natural_meld(faces: Sequence[Face], *, rules: Rules = CACHETA_7, sets: bo
     suits = [f.suit for f in faces]
     if sets and len(set(ranks)) == 1:
         if rules.set_may_repeat_suit:
-            if n <= 8:
+            if n <= MAX_SET_REPEAT:
                 return True
-        elif n <= 4 and len(set(suits)) == n:
+        elif n <= MAX_SET and len(set(suits)) == n:
             return True
     if len(set(suits)) != 1:
         return False

@@ -37,7 +37,7 @@ class Suit(enum.Enum):
 
     @property
     def is_red(self) -> bool:
-        """True for diamonds and hearts (used by the same-colour wild variant)."""
+        """True for diamonds and hearts, the red suits."""
         return self in (Suit.DIAMONDS, Suit.HEARTS)
 
     @property
