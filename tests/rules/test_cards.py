@@ -69,6 +69,8 @@ def test_bad_card_values() -> None:
     with pytest.raises(NotationError):
         Card(5, Suit.HEARTS, 2)
     with pytest.raises(NotationError):
+        Card(5, "H")  # type: ignore[arg-type]
+    with pytest.raises(NotationError):
         Card.parse(7)  # type: ignore[arg-type]
     assert isinstance(NotationError("x"), ValueError) and issubclass(NotationError, RulesError)
 
@@ -117,6 +119,9 @@ def test_card_order_is_rank_then_suit_then_deck_and_sort_by_rank_uses_it() -> No
     deck = list(full_deck())
     assert sorted(deck) == sorted(deck, key=lambda c: (c.rank, SUITS.index(c.suit), c.deck))
     assert sort_by_rank(reversed(deck)) == sorted(deck)
+    seven, twin = Card(7, Suit.HEARTS), Card(7, Suit.HEARTS, 1)
+    assert seven == Card.parse("7H") and hash(seven) == hash(Card.parse("7H")) and seven != twin
+    assert len(set(deck)) == 104 and len({c.face for c in deck}) == 52
 
 
 def test_all_faces_are_the_52_faces_by_suit_then_rank() -> None:
