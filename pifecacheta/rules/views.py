@@ -6,7 +6,8 @@ discard pile (and who discarded each card), the stock's size, the vira and wild 
 lives, who is out / left / announced, the cards each seat publicly took from the pile and
 still holds, the seat's own ``taken`` and ``plain`` cards, the round result (the winner's
 melds are public at the end of a round, seed 000 line 68) and the outcome. Never the seed,
-the stock or another seat's hand (ARCHITECTURE.md: "Bots see only their own hand").
+the stock or another seat's hand (seed 000 line 70: the bots see only their own hand and the
+table).
 
 >>> from .config import CACHETA_7
 >>> from .match import new_match
