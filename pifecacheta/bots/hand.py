@@ -33,12 +33,11 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import product
 
-from pifecacheta.rules.cards import SUITS, Card, Face, Suit
+from pifecacheta.rules.cards import ALL_FACES, SUITS, Card, Face, Suit
 from pifecacheta.rules.config import Rules
+from pifecacheta.rules.melds import MAX_SET, MAX_SET_REPEAT
 
-__all__ = ["HandIndex", "face_neighbours", "unseen_counts", "ALL_FACES"]
-
-ALL_FACES: tuple[Face, ...] = tuple(Face(r, s) for s in SUITS for r in range(1, 14))
+__all__ = ["HandIndex", "face_neighbours", "unseen_counts"]
 
 
 def _pos_rank(p: int) -> int:
@@ -104,12 +103,12 @@ class HandIndex:
         self.full: int = (1 << n) - 1
         ws = wilds if rules.has_wild else frozenset()
         self.wilds: frozenset[Face] = ws
-        self.jokers: tuple[int, ...] = (
-            tuple(i for i, c in enumerate(self.cards) if Face(c.rank, c.suit) in ws and c not in plain)
-            if ws
-            else ()
+        #: positions of the wild cards that may stand in (a wild face, not ``plain``)
+        self.wild_positions: tuple[int, ...] = (
+            tuple(i for i, c in enumerate(self.cards) if c.face in ws and c not in plain) if ws else ()
         )
-        self.joker_mask: int = sum(1 << i for i in self.jokers)
+        #: the same positions as a bitmask
+        self.wild_mask: int = sum(1 << i for i in self.wild_positions)
         melds: set[int] = set()
         near: dict[int, set[Face]] = {}
         self._runs(melds, near)
@@ -119,9 +118,6 @@ class HandIndex:
         self._by_low: list[list[int]] = [[] for _ in range(n)]
         for m in self.melds:
             self._by_low[(m & -m).bit_length() - 1].append(m)
-        self._near_by_low: list[list[int]] = [[] for _ in range(n)]
-        for m in self.near:
-            self._near_by_low[(m & -m).bit_length() - 1].append(m)
         self._cover: dict[int, int] = {0: 0}
 
     @staticmethod
@@ -140,7 +136,7 @@ class HandIndex:
     # -- enumeration ---------------------------------------------------------------
     def _runs(self, melds: set[int], near: dict[int, set[Face]]) -> None:
         n = len(self.cards)
-        has_j = bool(self.jokers)
+        has_wild = bool(self.wild_positions)
         for suit in SUITS:
             pos: list[list[int]] = [[] for _ in range(15)]
             for i, c in enumerate(self.cards):
@@ -148,14 +144,14 @@ class HandIndex:
                     pos[c.rank].append(i)
                     if c.rank == 1:
                         pos[14].append(i)
-            if sum(len(p) for p in pos[1:14]) + len(self.jokers) < 2:
+            if sum(len(p) for p in pos[1:14]) + len(self.wild_positions) < 2:
                 continue
             for a in range(1, 13):
                 empties = 0
                 for b in range(a, 15):
                     if not pos[b]:
                         empties += 1
-                    if empties > 1 + has_j:
+                    if empties > 1 + has_wild:
                         break
                     length = b - a + 1
                     if length > n + 1 or length > 13:
@@ -167,29 +163,29 @@ class HandIndex:
     def _run_window(
         self, suit: Suit, pos: list[list[int]], a: int, b: int, melds: set[int], near: dict[int, set[Face]]
     ) -> None:
-        # Each position takes a natural card, the one joker slot or the one hole (the missing
+        # Each position takes a natural card, the one wild slot or the one hole (the missing
         # card of a near-meld); depth-first with at most one of each.
-        jokers = self.jokers
-        out: list[tuple[int, int, int]] = []  # (mask of naturals, joker-slot used, hole position)
+        wild_positions = self.wild_positions
+        out: list[tuple[int, int, int]] = []  # (mask of naturals, wild slot used, hole position)
 
-        def rec(p: int, mask: int, j: int, hole: int) -> None:
+        def rec(p: int, mask: int, w: int, hole: int) -> None:
             if p > b:
-                out.append((mask, j, hole))
+                out.append((mask, w, hole))
                 return
             for i in pos[p]:
                 bit = 1 << i
                 if not mask & bit:  # the same ace cannot sit at both ends
-                    rec(p + 1, mask | bit, j, hole)
-            if jokers and not j:
+                    rec(p + 1, mask | bit, w, hole)
+            if wild_positions and not w:
                 rec(p + 1, mask, 1, hole)
             if not hole:
-                rec(p + 1, mask, j, p)
+                rec(p + 1, mask, w, p)
 
         rec(a, 0, 0, 0)
-        for mask, j, hole in out:
+        for mask, w, hole in out:
             masks = [mask]
-            if j:
-                masks = [mask | (1 << k) for k in jokers if not mask & (1 << k)]
+            if w:
+                masks = [mask | (1 << k) for k in wild_positions if not mask & (1 << k)]
             for m in masks:
                 if hole == 0:
                     melds.add(m)
@@ -198,14 +194,14 @@ class HandIndex:
 
     def _sets(self, melds: set[int], near: dict[int, set[Face]]) -> None:
         rules = self.rules
-        joker_ok = bool(self.jokers) and not rules.no_wild_in_sets
+        wild_sets = bool(self.wild_positions) and not rules.no_wild_in_sets
         repeat = rules.set_may_repeat_suit
-        cap = 8 if repeat else 4
+        cap = MAX_SET_REPEAT if repeat else MAX_SET
         by_rank: dict[int, list[int]] = {}
         for i, c in enumerate(self.cards):
             by_rank.setdefault(c.rank, []).append(i)
         for rank, idxs in by_rank.items():
-            if len(idxs) + joker_ok < 2:
+            if len(idxs) + wild_sets < 2:
                 continue
             # candidate natural groups: repeat -> any subset; else one card per distinct suit
             groups: list[int] = []
@@ -225,15 +221,15 @@ class HandIndex:
                 k = g.bit_count()
                 suits = {self.cards[i].suit for i in range(len(self.cards)) if g >> i & 1}
                 missing = [Face(rank, s) for s in SUITS if repeat or s not in suits]
-                for use_j in (False, True) if joker_ok else (False,):
+                for use_wild in (False, True) if wild_sets else (False,):
                     masks = [g]
-                    if use_j:
-                        masks = [g | (1 << j) for j in self.jokers if not g & (1 << j)]
-                    size = k + use_j
+                    if use_wild:
+                        masks = [g | (1 << w) for w in self.wild_positions if not g & (1 << w)]
+                    size = k + use_wild
                     for m in masks:
-                        if 3 <= size <= cap and (repeat or size <= 4):
+                        if 3 <= size <= cap:
                             melds.add(m)
-                        if 3 <= size + 1 <= cap and m.bit_count() >= 2 and (repeat or size + 1 <= 4):
+                        if 3 <= size + 1 <= cap and m.bit_count() >= 2:
                             if missing:
                                 near.setdefault(m, set()).update(missing)
 
@@ -284,6 +280,6 @@ class HandIndex:
             found |= self.wilds
         return frozenset(found)
 
-    def free_jokers(self, mask: int) -> int:
-        """How many wild cards (not plain) are in ``mask``."""
-        return (mask & self.joker_mask).bit_count()
+    def free_wilds(self, mask: int) -> int:
+        """How many wild cards that may stand in (not ``plain``) are in ``mask``."""
+        return (mask & self.wild_mask).bit_count()

@@ -1,13 +1,17 @@
 """Luna: the strongest. Everything Carmen does, plus a one-draw lookahead: each possible discard
 is valued by the expected number of extra melded cards after the next draw, over the cards she
-cannot see (weighted by unseen copies). In Cacheta she values live outs more (most rounds
-are won by jumping the queue on someone's discard after NA BOA, so the number of live outs
-is what wins). Defends against every opponent in Pife (anyone can go out
-on a discard, "louca"), but in Cacheta only against announced players, who can jump on the
-discard (the face an announced player last threw is safe against them); holding back cards
-for the next player's plain pick cost her more races than it saved (bench: 45% -> 51% vs 3
-greedy over the same 400 seeds). Announces NA BOA only when an out is still live (announcing
-a dead hand only tells the table to be careful)."""
+cannot see (weighted by unseen copies).
+
+- Cacheta: live outs weigh more (:data:`STYLE_CACHETA`), since most rounds are won by jumping
+  the queue on someone's discard after NA BOA (seed 000 line 64). She defends only against
+  announced players, who can jump on any discard of an out (the face an announced player last
+  threw is safe against them), and keeps no cards back from the next player's plain pick.
+- Pife: defends against every opponent, since anyone can go out on a discard ("louca", seed
+  000 line 60).
+- Announces NA BOA only when an out is still live: announcing a dead hand only tells the
+  table to be careful.
+
+``bench/bench_bots.py`` measures her win rate against the baselines."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The shared decision machinery of Carmen, Tito and Luna, tuned by a :class:`Style`.
+"""The shared decision machinery of Carmen, Tito and Luna, weighted by a :class:`Style`.
 
 How a bot decides (seed 000 lines 39-43, "Dicas", and the site rules from line 44):
 
@@ -157,10 +157,10 @@ class _Scorer:
     def __init__(self, idx: HandIndex, table: Table, style: Style) -> None:
         self.idx, self.table, self.style = idx, table, style
         unseen = table.unseen
-        jm = idx.joker_mask
+        wm = idx.wild_mask
         self.pairs_by_low: dict[int, list[tuple[int, float]]] = {}
         for m, fs in idx.near.items():
-            if m.bit_count() == 2 and not m & jm:
+            if m.bit_count() == 2 and not m & wm:
                 val = 6.0 + style.live_weight * min(4, sum(unseen[f] for f in fs))
                 self.pairs_by_low.setdefault((m & -m).bit_length() - 1, []).append((m, val))
         self.melds_by_low: dict[int, list[int]] = {}
@@ -179,7 +179,7 @@ class _Scorer:
             return got
         low = mask & -mask
         i = low.bit_length() - 1
-        b = self.struct(mask ^ low, groups) + (12.0 if low & self.idx.joker_mask else 0.0)
+        b = self.struct(mask ^ low, groups) + (12.0 if low & self.idx.wild_mask else 0.0)
         if groups:
             for m in self.melds_by_low.get(i, ()):
                 if m & mask == m:

@@ -3,8 +3,9 @@
 A library a stranger could use to referee a kitchen-table game (docs/ENGINE_API.md):
 cards and notation (:mod:`.cards`), the rules configuration (:mod:`.config`), errors
 (:mod:`.errors`), melds and the go-out solver (:mod:`.melds`, :mod:`.solver`, slow reference
-in :mod:`.brute`), actions (:mod:`.actions`), the turn flow (:mod:`.match`) and what each seat
-may see (:mod:`.views`).
+in :mod:`.brute`), actions (:mod:`.actions`), the match as values (:mod:`.values`), the turn
+flow (:mod:`.match`, with one handler per action in :mod:`.turns`) and what each seat may see
+(:mod:`.views`).
 
 >>> from pifecacheta.rules import CACHETA_7, Draw, apply, new_match, player_view
 >>> m = apply(new_match(CACHETA_7, 2, seed=3), 1, Draw())
@@ -17,6 +18,7 @@ from .actions import *  # noqa: F403
 from .brute import *  # noqa: F403
 from .cards import (
     ACE,
+    ALL_FACES,
     JACK,
     KING,
     QUEEN,
@@ -42,6 +44,7 @@ from .views import *  # noqa: F403
 __all__ = [
     # cards
     "ACE",
+    "ALL_FACES",
     "JACK",
     "QUEEN",
     "KING",

@@ -53,15 +53,16 @@ class Action:
 
 @dataclass(frozen=True)
 class Draw(Action):
-    """COMPRAR: take the top card of the stock (seed 000 line 56). DRAW phase, own turn."""
+    """COMPRAR: take the top card of the stock (seed 000 line 54). DRAW phase, own turn."""
 
     type: ClassVar[str] = "draw"
 
 
 @dataclass(frozen=True)
 class TakeDiscard(Action):
-    """PEGAR DO LIXO: take the top card of the discard pile (seed 000 line 56). DRAW phase,
-    own turn. That card and its twin may not be discarded this turn (seed 000 line 56)."""
+    """PEGAR DO LIXO: take the top card of the discard pile (seed 000 line 54). DRAW phase,
+    own turn. That card and its twin may not be discarded this turn, nor be the go-out
+    discard (seed 000 line 54)."""
 
     type: ClassVar[str] = "take_discard"
 
@@ -79,7 +80,7 @@ class Discard(Action):
 
 @dataclass(frozen=True)
 class GoOut(Action):
-    """BATER (seed 000 line 58), DISCARD phase, own turn.
+    """BATER (seed 000 line 56), DISCARD phase, own turn.
 
     ``discard=None``: the engine picks the best way to go out (10 in melds preferred).
     ``discard=card``: drag the leftover to the pile; that card must be the discard with the

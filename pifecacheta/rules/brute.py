@@ -16,15 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from .cards import Card, Face, Suit, parse_hand  # noqa: F401 (doctests)
+from .cards import ALL_FACES, Card, Face, parse_hand  # noqa: F401 (doctests)
 from .config import CACHETA_7, PIFE, Rules  # noqa: F401 (doctests)
 from .errors import RulesError
-from .melds import Meld, meld_of
+from .melds import MAX_SET, MAX_SET_REPEAT, Meld, meld_of
 from .solver import GoOutPlan
 
 __all__ = ["brute_best_go_out", "brute_completing_faces", "is_natural_meld", "wilds_standing_in"]
-
-_FACES = tuple(Face(r, s) for s in Suit for r in range(1, 14))
 
 
 def is_natural_meld(faces: Sequence[Face], *, rules: Rules = CACHETA_7, sets: bool = True) -> bool:
@@ -42,9 +40,9 @@ def is_natural_meld(faces: Sequence[Face], *, rules: Rules = CACHETA_7, sets: bo
     suits = [f.suit for f in faces]
     if sets and len(set(ranks)) == 1:
         if rules.set_may_repeat_suit:
-            if n <= 8:
+            if n <= MAX_SET_REPEAT:
                 return True
-        elif n <= 4 and len(set(suits)) == n:
+        elif n <= MAX_SET and len(set(suits)) == n:
             return True
     if len(set(suits)) != 1:
         return False
@@ -87,14 +85,10 @@ def _standing_in(faces: list[Face], usable: list[bool], rules: Rules) -> int | N
         # a set's cards share a rank, a run's a suit: skip hopeless groups early
         if len({f.rank for f in others}) > 1 and len({f.suit for f in others}) > 1:
             continue
-        for f in _FACES:
+        for f in ALL_FACES:
             if is_natural_meld([*others, f], rules=rules, sets=not rules.no_wild_in_sets):
                 return 1
     return None
-
-
-def _sort_key(c: Card) -> tuple[int, int, int]:
-    return (c.rank, c.suit.index, c.deck)
 
 
 def _partitions(mask: int, valid: dict[int, int]) -> Iterator[list[int]]:
@@ -110,6 +104,7 @@ def _partitions(mask: int, valid: dict[int, int]) -> Iterator[list[int]]:
 
 
 def _indices(mask: int, n: int) -> tuple[int, ...]:
+    """The positions of the set bits of ``mask`` below ``n``, lowest first."""
     return tuple(i for i in range(n) if mask >> i & 1)
 
 
@@ -120,6 +115,8 @@ def _valid_groups(
     rules: Rules,
     cache: dict[frozenset[Card], int | None],
 ) -> dict[int, int]:
+    """Every group of 3 or more of ``cards`` that is a meld, as bitmask -> wilds standing in
+    (0 or 1); ``cache`` holds the verdicts by card set across calls."""
     n = len(cards)
     faces = [c.face for c in cards]
     usable = [rules.has_wild and f in wilds and c not in plain for f, c in zip(faces, cards, strict=True)]
@@ -147,6 +144,8 @@ def _best(
     cache: dict[frozenset[Card], int | None],
     first_only: bool = False,
 ) -> GoOutPlan | None:
+    """The best plan by the solver's tie-break, trying every partition (``first_only``: the
+    first plan found per discard option)."""
     n = len(cards)
     valid = _valid_groups(cards, wilds, plain, rules, cache)
     full = (1 << n) - 1
@@ -191,7 +190,7 @@ def brute_best_go_out(
     rules: Rules = CACHETA_7,
 ) -> GoOutPlan | None:
     """Reference for :func:`~.solver.best_go_out` (same signature, semantics and tie-break)."""
-    cards = sorted(hand, key=_sort_key)
+    cards = sorted(hand)
     if len(set(cards)) != len(cards):
         raise RulesError("the same physical card appears twice in the hand")
     if must_meld is not None and must_meld not in cards:
@@ -220,7 +219,7 @@ def brute_completing_faces(
     faces9 = [c.face for c in cards9]
     usable9 = [f in ws and c not in plain for f, c in zip(faces9, cards9, strict=True)]
     out = set()
-    for f in _FACES:
+    for f in ALL_FACES:
         held = [c for c in cards9 if c.face == f]
         if len(held) >= 2:
             continue

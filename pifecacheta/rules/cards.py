@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .errors import NotationError
@@ -37,7 +37,7 @@ class Suit(enum.Enum):
 
     @property
     def is_red(self) -> bool:
-        """True for diamonds and hearts (used by the same-colour wild variant)."""
+        """True for diamonds and hearts, the red suits."""
         return self in (Suit.DIAMONDS, Suit.HEARTS)
 
     @property
@@ -114,26 +114,38 @@ class Face(NamedTuple):
         return Face(1 if self.rank == KING else self.rank + 1, self.suit)
 
 
+#: The 52 faces, by suit (C, D, H, S) then rank (ace low).
+ALL_FACES: tuple[Face, ...] = tuple(Face(r, s) for s in SUITS for r in RANKS)
+
+
 @dataclass(frozen=True, order=True, slots=True)
 class Card:
     """One physical card. ``rank`` 1..13 (ace 1), ``suit``, ``deck`` 0 or 1.
 
-    Ordering is by (rank, suit C < D < H < S, deck); use :func:`sort_by_suit` or
-    :func:`sort_by_rank` for display order.
+    Cards order by (rank with the ace low, suit C < D < H < S, deck): ``sorted(cards)`` is the
+    engine's one card order (the solver's tie-break, the serialised ``plain`` list, the rank
+    display order of :func:`sort_by_rank`); :func:`sort_by_suit` gives the suit display order.
+    Equality, hashing and order all go through ``_order``, that triple as one int
+    (``rank * 8 + suit index * 2 + deck``), so sorting a hand compares ints.
 
     Raises:
-        NotationError: rank outside 1..13 or deck not 0/1.
+        NotationError: rank outside 1..13, deck not 0/1, or ``suit`` not a :class:`Suit`.
     """
 
-    rank: int
-    suit: Suit
-    deck: int = 0
+    rank: int = field(compare=False)
+    suit: Suit = field(compare=False)
+    deck: int = field(default=0, compare=False)
+    _order: int = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not 1 <= self.rank <= 13:
             raise NotationError(f"rank must be 1..13, not {self.rank!r}")
         if self.deck not in (0, 1):
             raise NotationError(f"deck must be 0 or 1, not {self.deck!r}")
+        suit_index = _SUIT_INDEX.get(self.suit)
+        if suit_index is None:
+            raise NotationError(f"suit must be a Suit, not {self.suit!r}")
+        object.__setattr__(self, "_order", self.rank * 8 + suit_index * 2 + self.deck)
 
     @classmethod
     def parse(cls, text: str, *, deck: int | None = None) -> Card:
@@ -224,5 +236,5 @@ def sort_by_suit(cards: Iterable[Card]) -> list[Card]:
 
 
 def sort_by_rank(cards: Iterable[Card]) -> list[Card]:
-    """Display order: by rank (ace low), then suit, then deck."""
-    return sorted(cards, key=lambda c: (c.rank, c.suit.index, c.deck))
+    """Display order: by rank (ace low), then suit, then deck: the cards' own order."""
+    return sorted(cards)

@@ -113,10 +113,6 @@ def effective_wilds(wilds: frozenset[Face], rules: Rules) -> frozenset[Face]:
     return wilds if rules.has_wild else frozenset()
 
 
-def _card_key(c: Card) -> tuple[int, int, int]:
-    return (c.rank, c.suit.index, c.deck)
-
-
 def _set_ok(cards: Sequence[Card], total: int, rules: Rules) -> bool:
     """Do ``cards`` (naturals) make a set of ``total`` cards, the rest filled by a wild?"""
     if not cards:
@@ -131,13 +127,13 @@ def _set_ok(cards: Sequence[Card], total: int, rules: Rules) -> bool:
 
 def _set_layout(cards: Sequence[Card], wild: Card | None, rules: Rules) -> tuple[Card, ...]:
     """Sets by suit; a standing-in wild takes the place of the lowest suit still missing."""
-    naturals = sorted(cards, key=lambda c: (c.suit.index, c.deck))
+    naturals = sorted(cards)  # one rank: by suit, then deck
     if wild is None:
         return tuple(naturals)
     per_suit = Counter(c.suit for c in naturals)
     cap = 2 if rules.set_may_repeat_suit else 1
     missing = next((s for s in SUITS if per_suit[s] < cap), SUITS[-1])
-    pos = sum(1 for c in naturals if c.suit.index <= missing.index)
+    pos = sum(1 for c in naturals if c.suit <= missing)
     return (*naturals[:pos], wild, *naturals[pos:])
 
 
@@ -164,7 +160,7 @@ def _run_layout(cards: Sequence[Card], wild: Card | None) -> tuple[Card, ...] | 
         if sum(need.values()) - len(cards) != (wild is not None):
             continue
         pool: dict[int, list[Card]] = {}
-        for c in sorted(cards, key=lambda c: c.deck):
+        for c in sorted(cards):  # deck 0 before deck 1 within a rank
             pool.setdefault(c.rank, []).append(c)
         out: list[Card] = []
         for r in window:
@@ -224,7 +220,7 @@ def meld_of(
     ws = effective_wilds(wilds, rules)
     if not ws:
         return None
-    for w in sorted((c for c in cs if c.face in ws and c not in plain), key=_card_key):
+    for w in sorted(c for c in cs if c.face in ws and c not in plain):
         others = [c for c in cs if c is not w and c != w]
         if not rules.no_wild_in_sets and _set_ok(others, len(cs), rules):
             return Meld(MeldKind.SET, _set_layout(others, w, rules), w)

@@ -8,9 +8,10 @@ pile (and its twin) cannot be the discard that goes out.
 Tie-break among equally good plans (deterministic, the same in :mod:`.brute`):
 1. all 10 cards in melds before 9 + a discard;
 2. fewest wilds standing in;
-3. the highest discard in (rank, suit C<D<H<S, deck) order, ace low;
-4. the melds compared as tuples of their cards' positions in the hand sorted by
-   (rank, suit, deck), each meld listed by its lowest card, lowest first.
+3. the highest discard in the cards' own order (:class:`~.cards.Card`: rank with the ace
+   low, suit C<D<H<S, deck);
+4. the melds compared as tuples of their cards' positions in the sorted hand, each meld
+   listed by its lowest card, lowest first.
 
 >>> plan = best_go_out(parse_hand("AH 2H 3H QS KS AS 7C 7D 7H 9S"), rules=PIFE)
 >>> [str(m) for m in plan.melds], str(plan.discard)
@@ -22,14 +23,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import Card, Face, Suit, parse_hand  # noqa: F401 (doctests)
+from .cards import ALL_FACES, Card, Face, parse_hand  # noqa: F401 (doctests)
 from .config import CACHETA_7, PIFE, Rules  # noqa: F401 (doctests)
 from .errors import RulesError
 from .melds import MAX_SET, MAX_SET_REPEAT, Meld, effective_wilds, meld_of, wild_faces  # noqa: F401
 
 __all__ = ["GoOutPlan", "best_go_out", "go_out_with_discard", "completing_faces", "is_one_away"]
-
-ALL_FACES: tuple[Face, ...] = tuple(Face(r, s) for s in Suit for r in range(1, 14))
 
 
 @dataclass(frozen=True)
@@ -38,7 +37,7 @@ class GoOutPlan:
 
     Attributes:
         melds: the melds, each in display order (see :class:`~.melds.Meld`), ordered by their
-            lowest card in (rank, suit, deck) order.
+            lowest card in the cards' own order.
         discard: the card discarded to go out, or ``None`` when all 10 cards are in melds
             (bater com 10, seed 000 line 56).
     """
@@ -54,10 +53,6 @@ class GoOutPlan:
     def __str__(self) -> str:
         parts = [str(m) for m in self.melds]
         return " | ".join(parts) + (f" / {self.discard}" if self.discard is not None else "")
-
-
-def _sort_key(c: Card) -> tuple[int, int, int]:
-    return (c.rank, c.suit.index, c.deck)
 
 
 def _candidates(
@@ -179,6 +174,8 @@ def _generate(
 def _cards_candidates(
     cards: Sequence[Card], wilds: frozenset[Face], plain: frozenset[Card], rules: Rules
 ) -> dict[int, int]:
+    """Every valid meld among ``cards`` (see :func:`_candidates`), a card usable as a wild
+    when its face is wild and it is not plain."""
     return _candidates(
         [c.rank for c in cards],
         [c.suit.index for c in cards],
@@ -223,7 +220,8 @@ class _Solver:
 
 
 def _check_hand(hand: Sequence[Card]) -> list[Card]:
-    cards = sorted(hand, key=_sort_key)
+    """The hand sorted in the cards' own order; RulesError if a physical card is there twice."""
+    cards = sorted(hand)
     if len(set(cards)) != len(cards):
         raise RulesError("the same physical card appears twice in the hand")
     return cards
@@ -237,6 +235,7 @@ def _plan(
     plain: frozenset[Card],
     rules: Rules,
 ) -> GoOutPlan:
+    """The :class:`GoOutPlan` of a cover (melds as index tuples into ``cards``) and a discard."""
     melds = []
     for key in cover:
         m = meld_of([cards[i] for i in key], wilds=wilds, plain=plain, rules=rules)
@@ -339,38 +338,6 @@ def go_out_with_discard(
     if r is None:
         return None
     return _plan(rest, r[1], discard, ws, plain, rules)
-
-
-def _added_card(hand9: Sequence[Card], face: Face) -> Card | None:
-    """A physical card of ``face`` not in ``hand9`` (deck 0 first), None if both are held."""
-    for deck in (0, 1):
-        c = Card(face.rank, face.suit, deck)
-        if c not in hand9:
-            return c
-    return None
-
-
-class _Cover:
-    """Can a bitmask of cards be split exactly into candidate melds? (memoised, per hand)"""
-
-    def __init__(self, n: int, cands: dict[int, int]) -> None:
-        self.by_low: list[list[int]] = [[] for _ in range(n)]
-        for mask in cands:
-            self.by_low[(mask & -mask).bit_length() - 1].append(mask)
-        self.memo: dict[int, bool] = {0: True}
-
-    def __call__(self, mask: int) -> bool:
-        memo = self.memo
-        r = memo.get(mask)
-        if r is not None:
-            return r
-        r = False
-        for m in self.by_low[(mask & -mask).bit_length() - 1]:
-            if m & mask == m and self(mask ^ m):
-                r = True
-                break
-        memo[mask] = r
-        return r
 
 
 def _near(face: Face, ranks: Sequence[int], suits: Sequence[int]) -> bool:

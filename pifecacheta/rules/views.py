@@ -6,7 +6,8 @@ discard pile (and who discarded each card), the stock's size, the vira and wild 
 lives, who is out / left / announced, the cards each seat publicly took from the pile and
 still holds, the seat's own ``taken`` and ``plain`` cards, the round result (the winner's
 melds are public at the end of a round, seed 000 line 68) and the outcome. Never the seed,
-the stock or another seat's hand (ARCHITECTURE.md: "Bots see only their own hand").
+the stock or another seat's hand (seed 000 line 70: the bots see only their own hand and the
+table).
 
 >>> from .config import CACHETA_7
 >>> from .match import new_match
@@ -48,7 +49,8 @@ class PlayerView:
             themselves (they came from the pile).
         result: the round's go-out (winner, melds, lives lost) once the round is over.
         outcome: the end of the match, once decided.
-        version: the match version this view was made from (send it back with an action).
+        version: the ``Match.version`` this view was made from (actions applied since the
+            deal of round 1).
         can_announce: the seat may announce NA BOA now (Cacheta, 9 cards, one away, not
             yet announced, round in play).
         can_go_out: it is this seat's discard turn and ``GoOut()`` (BATER, seed 000 line 56)

@@ -69,3 +69,13 @@ def test_outs_match_completing_faces(hand: str, vira: str | None, rules: Rules) 
     expected = completing_faces(cards, wilds=wilds, from_discard=False, rules=rules)
     held_twice = {c.face for c in cards if c.twin in cards}
     assert idx.outs(idx.full) - held_twice == expected
+
+
+def test_wild_positions_skip_plain_wilds_and_pife() -> None:
+    cards = parse_hand("7D 7D 5H 6H 9C")  # vira 6D: the 7D is wild
+    wilds = wild_faces(Card.parse("6D"), CACHETA_7)
+    idx = HandIndex(cards, wilds=wilds, plain=frozenset({cards[1]}), rules=CACHETA_7)
+    assert idx.wild_positions == (0,) and idx.wild_mask == 0b1
+    assert idx.free_wilds(idx.full) == 1 and idx.free_wilds(idx.full ^ 1) == 0
+    pife = HandIndex(cards, wilds=wilds, rules=PIFE)  # Pife has no wild (seed 000 line 60)
+    assert pife.wild_positions == () and pife.wild_mask == 0

@@ -6,6 +6,7 @@ import pytest
 
 from pifecacheta.rules import (
     ACE,
+    ALL_FACES,
     CACHETA_7,
     CACHETA_10,
     KING,
@@ -68,6 +69,8 @@ def test_bad_card_values() -> None:
     with pytest.raises(NotationError):
         Card(5, Suit.HEARTS, 2)
     with pytest.raises(NotationError):
+        Card(5, "H")  # type: ignore[arg-type]
+    with pytest.raises(NotationError):
         Card.parse(7)  # type: ignore[arg-type]
     assert isinstance(NotationError("x"), ValueError) and issubclass(NotationError, RulesError)
 
@@ -110,6 +113,21 @@ def test_suits() -> None:
 def test_card_ordering_documented_in_cards_py() -> None:
     assert sorted(parse_hand("7S 7C")) == list(parse_hand("7C 7S"))
     assert sorted(parse_hand("7S' 7S 2H AD")) == list(parse_hand("AD 2H 7S 7S'"))
+
+
+def test_card_order_is_rank_then_suit_then_deck_and_sort_by_rank_uses_it() -> None:
+    deck = list(full_deck())
+    assert sorted(deck) == sorted(deck, key=lambda c: (c.rank, SUITS.index(c.suit), c.deck))
+    assert sort_by_rank(reversed(deck)) == sorted(deck)
+    seven, twin = Card(7, Suit.HEARTS), Card(7, Suit.HEARTS, 1)
+    assert seven == Card.parse("7H") and hash(seven) == hash(Card.parse("7H")) and seven != twin
+    assert len(set(deck)) == 104 and len({c.face for c in deck}) == 52
+
+
+def test_all_faces_are_the_52_faces_by_suit_then_rank() -> None:
+    assert len(ALL_FACES) == 52 and set(ALL_FACES) == {c.face for c in full_deck()}
+    assert ALL_FACES[:3] == (Face(ACE, Suit.CLUBS), Face(2, Suit.CLUBS), Face(3, Suit.CLUBS))
+    assert ALL_FACES[-1] == Face(KING, Suit.SPADES)
 
 
 def test_rules_presets_and_validation() -> None:

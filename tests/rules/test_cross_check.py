@@ -38,8 +38,10 @@ class Position:
     rules: Rules
 
     def __repr__(self) -> str:  # readable falsifying examples
-        return (f"Position({' '.join(map(str, self.hand))!r}, wilds={sorted(map(str, self.wilds))}, "
-                f"plain={sorted(map(str, self.plain))}, rules={self.rules})")
+        return (
+            f"Position({' '.join(map(str, self.hand))!r}, wilds={sorted(map(str, self.wilds))}, "
+            f"plain={sorted(map(str, self.plain))}, rules={self.rules})"
+        )
 
 
 @st.composite
@@ -68,8 +70,9 @@ def assert_valid_plan(plan: GoOutPlan, pos: Position, forbidden: frozenset[Face]
     assert sorted(map(str, melded + ([plan.discard] if plan.discard else []))) == sorted(map(str, pos.hand))
     for m in plan.melds:
         assert wilds_standing_in(m.cards, wilds=pos.wilds, plain=pos.plain, rules=pos.rules) is not None
-        assert (m.wild is None) == (wilds_standing_in(m.cards, wilds=pos.wilds, plain=pos.plain,
-                                                      rules=pos.rules) == 0)
+        assert (m.wild is None) == (
+            wilds_standing_in(m.cards, wilds=pos.wilds, plain=pos.plain, rules=pos.rules) == 0
+        )
     if plan.discard is not None:
         assert plan.discard.face not in forbidden and plan.discard != must
 
