@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from pifecacheta.state import table, table_view
 from pifecacheta.state.table import TableState
+
+
+def use_service(monkeypatch: Any, service: Any) -> None:
+    """Make the state modules (the events and the ``ui`` var) call ``service``."""
+    for module in (table, table_view):
+        monkeypatch.setattr(module, "get_service", lambda: service)
 
 
 class StandInTab:

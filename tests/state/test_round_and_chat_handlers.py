@@ -13,11 +13,10 @@ from typing import Any
 
 import pytest
 from _planned import play_planned
-from _tab import StandInTab
+from _tab import StandInTab, use_service
 
 from pifecacheta.rules import CACHETA_7, Phase
 from pifecacheta.service import TableService
-from pifecacheta.state import table as table_state
 from pifecacheta.state.snapshots import CACHE
 from pifecacheta.state.table import TableState
 
@@ -29,7 +28,7 @@ class _Tab(StandInTab):
 @pytest.fixture
 def svc(db_engine, clock, monkeypatch) -> TableService:
     service = TableService(db_engine, clock=clock, bot_delay=0)
-    monkeypatch.setattr(table_state, "get_service", lambda: service)
+    use_service(monkeypatch, service)
     CACHE.clear()
     return service
 

@@ -12,12 +12,11 @@ import asyncio
 from typing import Any
 
 import pytest
-from _tab import StandInTab
+from _tab import StandInTab, use_service
 
 from pifecacheta import i18n
 from pifecacheta.rules import PIFE
 from pifecacheta.service import TableService
-from pifecacheta.state import table as table_state
 from pifecacheta.state.table import TableState
 
 
@@ -28,7 +27,7 @@ class _Session:
         self.svc = svc
         self.name = ""
 
-    def _identity(self, name: str | None = None) -> Any:
+    async def _identity(self, name: str | None = None) -> Any:
         return self.svc.identify(None, None, name)
 
 
@@ -48,7 +47,7 @@ class _Tab(StandInTab):
 @pytest.fixture
 def svc(db_engine, clock, monkeypatch) -> TableService:
     service = TableService(db_engine, clock=clock, bot_delay=0)
-    monkeypatch.setattr(table_state, "get_service", lambda: service)
+    use_service(monkeypatch, service)
     return service
 
 
@@ -79,7 +78,11 @@ def test_a_blank_name_is_refused_like_at_criar_mesa(svc):
     assert tab.message == "err.bad_name" and tab.me == ""
     assert [x.name for x in svc.snapshot(code, None).seats] == ["Ana"]
     tab._session.name = "Bia"  # a returning browser that remembers its name
-    tab._session._identity = lambda name=None: svc.identify(None, None, name or "Bia")
+
+    async def remembered(name: str | None = None) -> Any:
+        return svc.identify(None, None, name or "Bia")
+
+    tab._session._identity = remembered
     _sit(tab)
     assert tab.message == "" and [x.name for x in svc.snapshot(code, None).seats] == ["Ana", "Bia"]
 

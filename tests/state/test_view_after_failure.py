@@ -1,10 +1,10 @@
 """A tab whose snapshot read fails keeps the table as it last saw it, and catches up by itself.
 
-``TableState.ui`` is evaluated only when the tab gets a delta. It used to show an empty
-``TableUi`` (the "not found" screen, no COMPRAR) for any failed read and to log nothing when the
-error had a ``code``; on the player's own turn nothing else changes at the table, so the page
-stayed like that. Here ``ui`` runs on a stand-in for the Reflex state (the real computed-var
-function and helpers) against a real :class:`TableService` whose reads are made to fail.
+``TableState.ui`` is evaluated only when the tab gets a delta; on the player's own turn
+nothing else changes at the table, so an empty ``TableUi`` (the "not found" screen, no
+COMPRAR) after a failed read would stay. Here ``ui`` runs on a stand-in for the Reflex state
+(the real computed-var function and helpers) against a real :class:`TableService` whose reads
+are made to fail; the re-reads go through a :class:`LocalFeed` on an app stand-in.
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ import logging
 from typing import Any
 
 import pytest
-from _tab import StandInTab
+from _tab import StandInTab, use_service
 
+from pifecacheta.live import LocalFeed
 from pifecacheta.rules import CACHETA_7, Draw, IllegalActionError
 from pifecacheta.service import ServiceError, TableService
 from pifecacheta.state import snapshots
-from pifecacheta.state import table as table_state
+from pifecacheta.state import table_view as table_state
 from pifecacheta.state.snapshots import CACHE
 from pifecacheta.state.table import TableState
 
@@ -64,10 +65,10 @@ def table(db_engine, clock, monkeypatch):
     svc = TableService(db_engine, clock=clock, bot_delay=0)
     broken = _Breakable(svc)
     svc.on_change(CACHE.table_changed)
-    monkeypatch.setattr(table_state, "get_service", lambda: broken)
+    use_service(monkeypatch, broken)
     monkeypatch.setattr(snapshots, "READ_RETRIES", (0, 0))
     refreshes: list[str] = []
-    monkeypatch.setattr(table_state, "_schedule_refresh", lambda token, app=None: refreshes.append(token))
+    monkeypatch.setattr(table_state, "schedule_reread", lambda token, feed=None: refreshes.append(token))
     ana, bruno = svc.identify(None, None, "Ana"), svc.identify(None, None, "Bruno")
     code = svc.create_table(ana, CACHETA_7)
     svc.join(code, bruno)
@@ -93,7 +94,7 @@ def test_a_failed_read_keeps_the_last_view_logs_it_and_schedules_a_reread(table,
         broken.fail = exc
         tab.table_version += 1  # a delta from some other change: ui is evaluated again
         caplog.clear()
-        with caplog.at_level(logging.ERROR, logger="pifecacheta.state.table"):
+        with caplog.at_level(logging.ERROR, logger="pifecacheta.state.table_view"):
             after = _ui(tab)
         assert after == before  # the page stays as it was: COMPRAR still there, not "not found"
         assert any(r.exc_info and r.exc_info[1] is exc for r in caplog.records), exc
@@ -110,7 +111,7 @@ def test_only_a_missing_table_shows_not_found(table, caplog):
     assert _ui(tab).found
     broken.fail = ServiceError("table_not_found")
     tab.table_version += 1
-    with caplog.at_level(logging.ERROR, logger="pifecacheta.state.table"):
+    with caplog.at_level(logging.ERROR, logger="pifecacheta.state.table_view"):
         gone = _ui(tab)
     assert not gone.found and refreshes == [] and not caplog.records
 
@@ -138,19 +139,20 @@ class _App:
 
 
 def test_rereads_repeat_with_growing_delays_until_one_goes_through(monkeypatch):
-    monkeypatch.setattr(table_state, "REFRESH_DELAYS", (0.001, 0.002, 0.003))
+    monkeypatch.setattr(table_state, "REREAD_DELAYS", (0.001, 0.002, 0.003))
     failures = {"n": 2}
 
     def evaluate(token: str) -> None:  # the delta's ui: fails twice more, then reads
         if failures["n"] > 0:
             failures["n"] -= 1
-            table_state._schedule_refresh(token, app)
+            table_state.schedule_reread(token, feed)
 
     app = _App(evaluate)
+    feed = LocalFeed(app, TableState)
 
     async def run() -> None:
-        assert table_state._schedule_refresh("tab-1", app)
-        assert not table_state._schedule_refresh("tab-1", app)  # one pending per tab
+        assert table_state.schedule_reread("tab-1", feed)
+        assert not table_state.schedule_reread("tab-1", feed)  # one pending per tab
         while table_state._rereads_pending:
             await asyncio.sleep(0.005)
 
@@ -160,15 +162,16 @@ def test_rereads_repeat_with_growing_delays_until_one_goes_through(monkeypatch):
 
 
 def test_rereads_stop_after_the_last_delay(monkeypatch, caplog):
-    monkeypatch.setattr(table_state, "REFRESH_DELAYS", (0.001, 0.001))
-    app = _App(lambda token: table_state._schedule_refresh(token, app))  # fails forever
+    monkeypatch.setattr(table_state, "REREAD_DELAYS", (0.001, 0.001))
+    app = _App(lambda token: table_state.schedule_reread(token, feed))  # fails forever
+    feed = LocalFeed(app, TableState)
 
     async def run() -> None:
-        table_state._schedule_refresh("tab-2", app)
+        table_state.schedule_reread("tab-2", feed)
         while table_state._rereads_pending:
             await asyncio.sleep(0.005)
 
-    with caplog.at_level(logging.ERROR, logger="pifecacheta.state.table"):
+    with caplog.at_level(logging.ERROR, logger="pifecacheta.state.table_view"):
         asyncio.run(run())
     assert app.entries == 2
     assert any("still failing" in r.getMessage() for r in caplog.records)
@@ -176,5 +179,5 @@ def test_rereads_stop_after_the_last_delay(monkeypatch, caplog):
 
 
 def test_no_reread_without_a_running_app():
-    assert not table_state._schedule_refresh("tab-3")  # a unit test: no Reflex app, no loop
-    assert not table_state._schedule_refresh("")
+    assert not table_state.schedule_reread("tab-3")  # a unit test: no Reflex app, no loop
+    assert not table_state.schedule_reread("")
