@@ -197,6 +197,7 @@ class LocalFeed:
         does a tab whose state shows another table. A later count is never wound back.
         """
         if not self._is_open(tab.socket):
+            log.debug("tab %s: its socket is gone; it stops watching table %s", tab.token, code)
             self.registry.unwatch(tab.token, code)
             return
         assert self.state_cls is not None
