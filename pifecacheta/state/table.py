@@ -112,10 +112,10 @@ class TableState(TableView, rx.State):
         self.table_version = live.current().watch(code, live.tab_of(self))
         self.join_name = session.name
         CACHE.forget_viewer(code, self._who())  # a (re)load shows the table as it is now
-        before = CACHE.generation(code)
+        before = CACHE.commits_heard(code)
         if session.name:
             await self._join()
-        if CACHE.generation(code) != before:  # the join seated us: the others must see it
+        if CACHE.commits_heard(code) != before:  # the join seated us: the others must see it
             return await self._changed()
         # A reload or a spectator changes nothing: no bump, so the other tabs are not refreshed
         # (this tab's ``ui`` is evaluated and sent with this event's delta anyway).
