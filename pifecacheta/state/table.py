@@ -75,7 +75,7 @@ class TableState(TableView, rx.State):
     table_code: str = ""
     # The card tapped and waiting for a tap on the pile lives in the browser only
     # (pages/table.py: SELECTED): a tap costs no round trip, and a double-click's two clicks
-    # no longer queue two events ahead of the discard.
+    # do not queue two events ahead of the discard.
     dragging: str = ""  # card id being dragged
     message: str = ""  # catalog key of the last refusal, "" when none
     message_serial: int = 0
@@ -117,7 +117,7 @@ class TableState(TableView, rx.State):
             await self._join()
         if CACHE.commits_heard(code) != before:  # the join seated us: the others must see it
             return await self._changed()
-        # A reload or a spectator changes nothing: no bump, so the other tabs are not refreshed
+        # A reload or a spectator changes nothing: nothing published, the other tabs stay as they are
         # (this tab's ``ui`` is evaluated and sent with this event's delta anyway).
         return None
 
