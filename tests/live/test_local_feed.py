@@ -140,11 +140,18 @@ def test_without_an_app_changes_are_counted_and_nothing_is_pushed():
     assert feed.changes("T1") == 1 and _watch(feed, "T1", "b") == 1
 
 
-def test_going_back_to_the_lobby_leaves_the_table_s_updates(monkeypatch):
+@pytest.fixture
+def installed() -> Any:
+    """A fresh feed without an app as this process's feed (the previous one back after)."""
+    previous = live.current()
+    yield live.install(LocalFeed())
+    live.install(previous)
+
+
+def test_going_back_to_the_lobby_leaves_the_table_s_updates(installed):
     from pifecacheta.state import lobby
 
-    feed = LocalFeed()
-    monkeypatch.setattr(live, "_feed", feed)
+    feed = installed
 
     class _Lobby:
         name_input, message = "", "old"
