@@ -3,72 +3,40 @@
 Two lifespan tasks:
 - ``sweeper_task`` (pifecacheta/sweeper.py, backend): plays the bots after their delay, closes
   FIM DA RODADA when only bots still play, expires idle tables.
-- ``live_updates``: listens to ``service.on_change`` and pushes every change not made by an
-  event handler (which pushes it itself) to the table's open tabs (``state/table.py:
-  bump_table``), so every open tab sees bot moves and sweeps within a fraction of a second.
+- ``live_updates``: builds this process's live feed (``pifecacheta.live``) with the running
+  app and links the service to it, so every open tab sees bot moves and sweeps within a
+  fraction of a second (event handlers publish their own changes).
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-
 import reflex as rx
 
+from pifecacheta import live
 from pifecacheta.components.common import connection_notice
+from pifecacheta.live.service_link import publish_service_changes
 from pifecacheta.pages.lobby import lobby_page
 from pifecacheta.pages.not_found import not_found_page
 from pifecacheta.pages.table import table_page
-from pifecacheta.state.backend import get_service
+from pifecacheta.service import get_service
 from pifecacheta.state.lobby import LobbyState
 from pifecacheta.state.session import Session
-from pifecacheta.state.table import IN_HANDLER, TableState, bump_table
+from pifecacheta.state.snapshots import CACHE
+from pifecacheta.state.table import TableState
 from pifecacheta.sweeper import sweeper_task
-
-log = logging.getLogger(__name__)
-
-
-_pending: set[asyncio.Task[None]] = set()
-
-
-BUMP_RETRY_DELAY = 0.2  # seconds before a failed version bump is tried once more
 
 
 async def live_updates(app: rx.App) -> None:
-    """Register the service's change listener; it may be called from a worker thread.
+    """Install the live feed of ``app`` (:class:`~pifecacheta.live.LocalFeed` pushing to
+    ``TableState``) and link the service's committed changes to the snapshot cache and to it.
 
-    A bump that fails (the change reaches no open tab) is logged and tried once more after
-    ``BUMP_RETRY_DELAY`` seconds: otherwise every tab would show the table as it was until the
-    next change, which on a person's turn does not come (the bots wait for them).
+    The cache listens first: a push re-reads the table, and must not be served the snapshot
+    from before the change.
     """
-    loop = asyncio.get_running_loop()
-
-    def schedule(code: str, retry: bool = True) -> None:
-        task = loop.create_task(bump_table(app, code))
-        _pending.add(task)
-        task.add_done_callback(lambda t: _bumped(t, code, retry))
-
-    def _bumped(task: asyncio.Task[None], code: str, retry: bool) -> None:
-        _pending.discard(task)
-        if task.cancelled() or task.exception() is None:
-            return
-        log.error("live update of table %s failed", code, exc_info=task.exception())
-        if retry:
-            loop.call_later(BUMP_RETRY_DELAY, schedule, code, False)
-
-    def on_change(code: str) -> None:
-        if IN_HANDLER.get():
-            return
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is loop:
-            schedule(code)
-        else:
-            loop.call_soon_threadsafe(schedule, code)
-
-    get_service().on_change(on_change)
+    service = get_service()
+    service.on_change(CACHE.table_changed)  # cached snapshots of a table are outdated by every change
+    feed = live.install(live.LocalFeed(app, TableState))
+    publish_service_changes(service, feed)
 
 
 app = rx.App(  # the theme: rxconfig.py (RadixThemesPlugin)

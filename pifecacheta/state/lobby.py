@@ -6,11 +6,13 @@ sends the invite link. Creating sits the creator at seat 0 and opens ``/mesa/<co
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import reflex as rx
 
-from pifecacheta.state.backend import get_service
+from pifecacheta import live
+from pifecacheta.service import get_service
 from pifecacheta.state.session import Session
 
 MODES: tuple[str, ...] = ("pife", "cacheta7", "cacheta10")
@@ -43,10 +45,8 @@ class LobbyState(rx.State):
     @rx.event
     async def load(self) -> None:
         """Prefill the name this browser used last time; this tab shows no table any more, so it
-        leaves the live updates of the one it came from (``state/tabs.py``)."""
-        from pifecacheta.state.tabs import TABS, tab_token
-
-        TABS.close(tab_token(self))
+        stops watching the one it came from on the live feed."""
+        live.current().unwatch(live.tab_of(self).token)
         session = await self.get_state(Session)
         self.name_input = self.name_input or session.name
         self.message = ""
@@ -65,7 +65,8 @@ class LobbyState(rx.State):
 
     @rx.event
     async def create(self) -> Any:
-        """CRIAR MESA: create the table, sit at seat 0 and open its page."""
+        """CRIAR MESA: create the table, sit at seat 0 and open its page (the service calls run
+        in a worker thread)."""
         from pifecacheta.state.table import error_key
 
         if not self.name_input.strip():
@@ -73,8 +74,8 @@ class LobbyState(rx.State):
             return None
         session = await self.get_state(Session)
         try:
-            who = session._identity(self.name_input.strip())
-            code = get_service().create_table(who, rules_for(self.mode))
+            who = await session._identity(self.name_input.strip())
+            code = await asyncio.to_thread(get_service().create_table, who, rules_for(self.mode))
         except ValueError as exc:
             if not hasattr(exc, "code"):
                 raise

@@ -9,12 +9,13 @@ viewer sees (seed 000 line 75).
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import reflex as rx
 
 from pifecacheta import i18n
-from pifecacheta.state.backend import get_service
+from pifecacheta.service import get_service
 
 DECKS: tuple[str, ...] = ("classic", "four", "large")  # two-colour, four-colour, large index
 
@@ -52,11 +53,11 @@ class Session(rx.State):
         return self.sort_rank == "1"
 
     @rx.event
-    def init(self) -> None:
+    async def init(self) -> None:
         """On every page load: pick the language on the first visit, then get an identity."""
         if self.lang not in i18n.LANGUAGES:
             self.lang = i18n.pick_language(self.router.headers.accept_language or "")
-        self._identity()
+        await self._identity()
 
     @rx.event
     def set_language(self, lang: str) -> None:
@@ -74,11 +75,12 @@ class Session(rx.State):
         """Switch the hand order between by suit and by rank."""
         self.sort_rank = "" if self.sort_rank == "1" else "1"
 
-    def _identity(self, name: str | None = None) -> Any:
+    async def _identity(self, name: str | None = None) -> Any:
         """Ask the service who this browser is (a new identity if unknown) and remember it.
 
-        ``name``: a new display name (sanitised by the service, 1-24 characters).
-        Returns the service's ``Identity``. Raises ``ServiceError("bad_name")`` for a bad name.
+        ``name``: a new display name (sanitised by the service, 1-24 characters). The service
+        call (a write transaction) runs in a worker thread. Returns the service's
+        ``Identity``. Raises ``ServiceError("bad_name")`` for a bad name.
         """
         if not name and self._verified and self._verified == (self.player_id, self.secret, self.name):
             # already checked by this tab (the table page's on_load asks twice): a player row is
@@ -86,7 +88,9 @@ class Session(rx.State):
             from pifecacheta.service import Identity
 
             return Identity(player_id=self.player_id, secret=self.secret, name=self._verified_name)
-        who = get_service().identify(self.player_id or None, self.secret or None, name or self.name or None)
+        who = await asyncio.to_thread(
+            get_service().identify, self.player_id or None, self.secret or None, name or self.name or None
+        )
         self.player_id, self.secret = who.player_id, who.secret
         if name or self.name:
             self.name = who.name

@@ -1,26 +1,28 @@
-"""Fast per-viewer snapshots for the live table: a short-lived cache and off-loop reads.
+"""Per-viewer snapshots for the live table: a short-lived cache and off-loop reads.
 
-Why: Reflex re-evaluates ``TableState.ui`` for every delta of a tab (the push of a change, and
-every event of the tab - a card click, a dblclick - re-resolves it once more). Each evaluation used to
-call ``TableService.snapshot`` (4 SQLite queries + ``player_view``) synchronously on the
-backend's event loop, so the tabs' updates queued behind each other.
+Reflex evaluates ``TableState.ui`` for every delta of a tab (each push of a change, and every
+event of the tab: a card click, a double click). :func:`snapshot_for` serves those evaluations
+from :class:`SnapshotCache`, so one table state costs one read per viewer (or one batch read
+for all the table's viewers), and runs each read in a worker thread, so the event loop keeps
+serving the other tabs meanwhile.
 
-:class:`SnapshotCache` keeps each viewer's ``TableSnapshot`` for ONE table state, keyed by
+Three numbers of a table meet here; each counts something else:
 
-* the table code,
-* the table's change counter (``state/tabs.py``, ``TableState.table_version``),
-* this process's change generation of the table (bumped by ``service.on_change`` right after
-  each commit, chat included, so a change can never be served from an older entry),
-* the viewer's player id AND secret (a forged id never reads the owner's entry: the service
-  verifies the secret, and the key differs).
+* ``GameTable.version`` (the database, ``snapshot.version``): committed writes of the table's
+  match, the optimistic-concurrency check of ``TableService.act``. :meth:`SnapshotCache.last_good`
+  keeps each viewer's snapshot of the highest one.
+* the live feed's **change count** (``LiveFeed.changes``, held by each tab in
+  ``TableState.table_version``): changes published to the table's tabs.
+* the cache's **commits heard** (:meth:`SnapshotCache.commits_heard`): commits of the table
+  this process heard through ``service.on_change`` (chat included), right after each commit,
+  so a change can never be served from an entry read before it.
 
+An entry's key is ``(code, change count, commits heard, player id, secret)``: a forged id
+never reads the owner's entry (the service verifies the secret, and the key differs).
 Entries live at most ``ttl`` seconds (the time-dependent ``absence_claimable``, seed 000
 line 72, stays fresh) and the cache holds at most ``max_entries``. A snapshot is one viewer's
 projection only (``player_view``: its own hand, never another's); the cache is backend memory,
 never a Reflex var, so nothing in it reaches another browser.
-
-:func:`snapshot_for` reads through the cache and runs a miss in a worker thread
-(``asyncio.to_thread``), so the event loop keeps serving the other tabs meanwhile.
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ MAX_BATCH = 16  # viewers per batch read (4 seats + spectators)
 
 
 class SnapshotCache:
-    """A bounded, thread-safe, time-limited map ``key -> snapshot`` with per-table generations.
+    """A bounded, thread-safe, time-limited map ``key -> snapshot``, with the commits heard
+    of each table, the viewers each table was read for, and each viewer's last good snapshot.
 
     Args:
         ttl: seconds an entry stays valid.
@@ -69,31 +72,32 @@ class SnapshotCache:
         self._clock = clock
         self._lock = threading.Lock()
         self._entries: OrderedDict[Hashable, tuple[float, Any]] = OrderedDict()
-        self._generation: dict[str, int] = {}
+        self._commits_heard: dict[str, int] = {}  # code -> commits heard through on_change
         # code -> (player id, secret) -> (last read, Identity): whom a batch read serves
         self._viewers: dict[str, dict[Hashable, tuple[float, Any]]] = {}
         self.viewer_ttl = viewer_ttl
         self.max_batch = max_batch
-        # (code, table version, generation) -> the batch read running for that table state
+        # (code, change count, commits heard) -> the batch read running for that table state
         self.inflight: dict[tuple[str, int, int], asyncio.Future[None]] = {}
         # (code, player id, secret) -> the newest snapshot read for that viewer (any version)
         self._last_good: OrderedDict[Hashable, Any] = OrderedDict()
         self.hits = 0
         self.misses = 0
 
-    def generation(self, code: str) -> int:
-        """This process's change counter of table ``code`` (0 until its first change)."""
+    def commits_heard(self, code: str) -> int:
+        """How many commits of table ``code`` this process heard (:meth:`table_changed`; 0
+        before the first). Not the database's ``GameTable.version`` nor the feed's change count."""
         with self._lock:
-            return self._generation.get(code, 0)
+            return self._commits_heard.get(code, 0)
 
     def table_changed(self, code: str) -> None:
         """``service.on_change`` listener: every entry of ``code`` is outdated from now on.
 
         Called in the committing thread, after the commit; entries read before it keep the old
-        generation in their key and are never served again.
+        commits-heard number in their key and are never served again.
         """
         with self._lock:
-            self._generation[code] = self._generation.get(code, 0) + 1
+            self._commits_heard[code] = self._commits_heard.get(code, 0) + 1
             for key in [k for k in self._entries if isinstance(k, tuple) and k and k[0] == code]:
                 del self._entries[key]
 
@@ -104,7 +108,7 @@ class SnapshotCache:
         went through the service (e.g. the 48 hours of ENCERRAR POR AUSÊNCIA, seed 000 line 72,
         passing). Other viewers' entries stay.
         """
-        ident = viewer_key(code, 0, 0, who)[3:]
+        ident = _viewer(who)
         with self._lock:
             for key in [k for k in self._entries if isinstance(k, tuple) and k[0] == code and k[3:] == ident]:
                 del self._entries[key]
@@ -126,7 +130,7 @@ class SnapshotCache:
         """Store ``value`` under ``key`` (evicting the oldest entries beyond ``max_entries``).
 
         A viewer key (``viewer_key``) also becomes that viewer's :meth:`last_good` snapshot,
-        unless a newer table version is already kept there.
+        unless one of a higher ``GameTable.version`` is already kept there.
         """
         with self._lock:
             self._entries[key] = (self._clock(), value)
@@ -136,7 +140,7 @@ class SnapshotCache:
             if isinstance(key, tuple) and len(key) == 5:
                 ident = (key[0], *key[3:])
                 old = self._last_good.get(ident)
-                if old is None or _table_version(old) <= _table_version(value):
+                if old is None or _db_version(old) <= _db_version(value):
                     self._last_good[ident] = value
                     self._last_good.move_to_end(ident)
                     while len(self._last_good) > self.max_entries:
@@ -149,30 +153,29 @@ class SnapshotCache:
         For a viewer whose read just failed: its page keeps showing the table as it last was
         instead of going blank (``TableState.ui``). Not dropped by :meth:`table_changed`.
         """
-        ident = (code, *viewer_key(code, 0, 0, who)[3:])
         with self._lock:
-            return self._last_good.get(ident)
+            return self._last_good.get((code, *_viewer(who)))
 
     def clear(self) -> None:
-        """Forget every entry, viewer and last good snapshot (generations are kept)."""
+        """Forget every entry, viewer and last good snapshot (the commits heard are kept)."""
         with self._lock:
             self._entries.clear()
             self._viewers.clear()
             self._last_good.clear()
 
-    def saw(self, code: str, key: Hashable, who: Any) -> None:
-        """Remember that viewer ``who`` (its cache ``key``) watches table ``code`` now."""
+    def saw(self, code: str, who: Any) -> None:
+        """Remember that viewer ``who`` (a service ``Identity``; None: nobody) reads table
+        ``code`` now: the table's next batch reads serve it too."""
         if who is None:
             return
-        ident = key[3:] if isinstance(key, tuple) else key
         now = self._clock()
         with self._lock:
-            self._viewers.setdefault(code, {})[ident] = (now, who)
+            self._viewers.setdefault(code, {})[_viewer(who)] = (now, who)
 
-    def viewers(self, code: str, exclude: Hashable = None) -> list[Any]:
+    def viewers(self, code: str, exclude: Any = None) -> list[Any]:
         """The identities that read table ``code`` in the last ``viewer_ttl`` seconds
-        (except the one whose key is ``exclude``); older ones are forgotten."""
-        skip = exclude[3:] if isinstance(exclude, tuple) else exclude
+        (but ``exclude``, an identity), at most ``max_batch``; older ones are forgotten."""
+        skip = None if exclude is None else _viewer(exclude)
         now = self._clock()
         with self._lock:
             seen = self._viewers.get(code, {})
@@ -186,8 +189,8 @@ class SnapshotCache:
 CACHE = SnapshotCache()
 
 
-def _table_version(snap: Any) -> int:
-    """The table version a snapshot was read at (-1 when it has none)."""
+def _db_version(snap: Any) -> int:
+    """The ``GameTable.version`` a snapshot was read at (-1 when it has none)."""
     try:
         return int(getattr(snap, "version", -1))
     except (TypeError, ValueError):
@@ -200,23 +203,31 @@ def is_refusal(exc: BaseException) -> bool:
     return isinstance(exc, ValueError) and hasattr(exc, "code")
 
 
-def viewer_key(code: str, table_version: int, generation: int, who: Any) -> tuple[Hashable, ...]:
-    """The cache key of one viewer's snapshot: ``(code, table_version, generation, id, secret)``.
+def _viewer(who: Any) -> tuple[str, str]:
+    """``(player id, secret)`` of a service ``Identity``; ``("", "")`` for None (anonymous)."""
+    if who is None:
+        return ("", "")
+    return (getattr(who, "player_id", ""), getattr(who, "secret", ""))
 
-    ``who``: a service ``Identity`` (or None for an anonymous viewer).
+
+def viewer_key(code: str, change_count: int, commits_heard: int, who: Any) -> tuple[Hashable, ...]:
+    """The cache key of one viewer's snapshot: ``(code, change_count, commits_heard, id, secret)``.
+
+    ``change_count``: the live feed's change count of the table (``TableState.table_version``);
+    ``commits_heard``: :meth:`SnapshotCache.commits_heard`; ``who``: a service ``Identity``
+    (or None for an anonymous viewer).
     """
-    pid = getattr(who, "player_id", "") if who is not None else ""
-    secret = getattr(who, "secret", "") if who is not None else ""
-    return (code, int(table_version), int(generation), pid, secret)
+    return (code, int(change_count), int(commits_heard), *_viewer(who))
 
 
 async def snapshot_for(
-    service: Any, code: str, who: Any, table_version: int, cache: SnapshotCache = CACHE
+    service: Any, code: str, who: Any, change_count: int, cache: SnapshotCache = CACHE
 ) -> Any:
-    """``service.snapshot(code, who)`` for the table state ``table_version``, cached.
+    """``service.snapshot(code, who)`` at the live feed's change count ``change_count`` of the
+    table (``TableState.table_version``), cached.
 
-    The generation is read BEFORE the database, so a snapshot that raced a commit is stored
-    under the old generation and the commit's ``on_change`` makes the next read miss.
+    The commits heard are read BEFORE the database, so a snapshot that raced a commit is stored
+    under the old number and the commit's ``on_change`` makes the next read miss.
 
     A miss runs in a worker thread. When the service has ``snapshots(code, whos)`` (one read
     of the table for several viewers), the first miss of a table state reads it for every
@@ -230,24 +241,24 @@ async def snapshot_for(
 
     Raises whatever ``service.snapshot`` raises on the last try; refusals are not cached.
     """
-    gen = cache.generation(code)
-    key = viewer_key(code, table_version, gen, who)
+    heard = cache.commits_heard(code)
+    key = viewer_key(code, change_count, heard, who)
     snap = cache.get(key)
     if snap is not None:
-        cache.saw(code, key, who)
+        cache.saw(code, who)
         return snap
     batch = getattr(service, "snapshots", None)
     if batch is not None:
-        state = (code, int(table_version), gen)
+        state = (code, int(change_count), heard)
         task = cache.inflight.get(state)
         if task is None:
-            whos = cache.viewers(code, exclude=key)
-            cache.saw(code, key, who)
+            whos = cache.viewers(code, exclude=who)
+            cache.saw(code, who)
             task = asyncio.ensure_future(_read_batch(batch, code, [who, *whos], state, cache))
             cache.inflight[state] = task
             task.add_done_callback(lambda _t: cache.inflight.pop(state, None))
         else:
-            cache.saw(code, key, who)
+            cache.saw(code, who)
         try:
             await asyncio.shield(task)
         except asyncio.CancelledError:
@@ -259,7 +270,7 @@ async def snapshot_for(
         if snap is not None:
             return snap
     else:
-        cache.saw(code, key, who)
+        cache.saw(code, who)
     snap = await _read_own(service, code, who)
     cache.put(key, snap)
     return snap

@@ -159,11 +159,8 @@ def _lower_name(value: Any) -> str:
     return str(name if name is not None else value).lower()
 
 
-def table_ui(snap: Any, *, bots_available: bool = False) -> TableUi:
-    """Project a service ``TableSnapshot`` (docs/SERVICE_API.md) to this viewer's :class:`TableUi`.
-
-    ``bots_available``: the service has ``add_bots`` (seed 000 line 70: Carmen, Tito, Luna).
-    """
+def table_ui(snap: Any) -> TableUi:
+    """Project a service ``TableSnapshot`` (docs/SERVICE_API.md) to this viewer's :class:`TableUi`."""
     rules = snap.rules
     mode = _lower_name(rules.mode)
     view = snap.view
@@ -194,7 +191,7 @@ def table_ui(snap: Any, *, bots_available: bool = False) -> TableUi:
                 ui.seats.append(_seat_from_info(info, snap))
         ui.is_player = my_seat >= 0
         ui.can_start = ui.is_creator and ui.status == "lobby" and ui.seated >= 2
-        ui.can_add_bots = bots_available and ui.is_creator and ui.status == "lobby" and ui.seated < MAX_SEATS
+        ui.can_add_bots = ui.is_creator and ui.status == "lobby" and ui.seated < MAX_SEATS
         return ui
 
     wilds = frozenset(view.wilds)

@@ -1,7 +1,7 @@
 """A dropped connection: the page comes back by itself and stays live.
 
-Every change is pushed to the tabs registered for the table (``state/tabs.py``); a tab whose
-socket is gone is dropped from that list, and registers again when Reflex reconnects it (the
+Every change is pushed to the tabs watching the table on the live feed (``pifecacheta/live``);
+a tab whose socket is gone stops watching, and watches again when Reflex reconnects it (the
 reconnect's hydrate runs the page's on_load, ``TableState.load``). Here Ana's websocket is
 cut and her reconnects refused (Playwright routes her page's websocket) while Bruno draws, so
 the push finds her gone; once she may connect again her page shows Bruno's draw by itself, and

@@ -17,7 +17,7 @@ def test_expired_lobby_table_is_found_with_its_seats_and_no_actions(db_engine, c
     clock.advance(days=7)
     assert svc.sweep() == [code]
     for viewer, seat in ((ana, 0), (bia, 1), (None, -1)):
-        ui = table_ui(svc.snapshot(code, viewer), bots_available=True)
+        ui = table_ui(svc.snapshot(code, viewer))
         assert ui.found and ui.status == "expired" and ui.my_seat == seat
         assert [s.name for s in ui.seats if not s.empty] == ["Ana", "Bia"]
         assert not ui.can_start and not ui.can_add_bots and ui.hand_count == 0

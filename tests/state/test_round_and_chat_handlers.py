@@ -1,35 +1,28 @@
 """Handlers' messages: PRÓXIMA RODADA pressed by two players at once, a blank chat line, and a
 tap on the discard pile carrying a card from the browser.
 
-``TableState.next_round`` / ``send_chat`` run on a stand-in for the Reflex state (the real
-helper methods ``_act``, ``_call``, ``_snapshot``, ``_refused``, ``_changed``, ``_who``) against a
-real :class:`TableService`, as in test_sit_refusal.py.
+``TableState.next_round`` / ``send_chat`` / ``pile_click`` run on a tab's real Reflex state
+(tests/state/_tab.py) against a real :class:`TableService`, as in test_sit_refusal.py.
 """
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
 from _planned import play_planned
-from _tab import StandInTab
+from _tab import RealTab, use_service
 
 from pifecacheta.rules import CACHETA_7, Phase
 from pifecacheta.service import TableService
-from pifecacheta.state import table as table_state
 from pifecacheta.state.snapshots import CACHE
 from pifecacheta.state.table import TableState
-
-
-class _Tab(StandInTab):
-    """One tab's ``TableState`` as the handlers use it (tests/state/_tab.py)."""
 
 
 @pytest.fixture
 def svc(db_engine, clock, monkeypatch) -> TableService:
     service = TableService(db_engine, clock=clock, bot_delay=0)
-    monkeypatch.setattr(table_state, "get_service", lambda: service)
+    use_service(monkeypatch, service)
     CACHE.clear()
     return service
 
@@ -46,10 +39,10 @@ def test_proxima_rodada_pressed_by_both_players_tells_nobody_off(svc, monkeypatc
     next round, the second's stale press is what it wanted, so no "the table changed"."""
     code, who = _round_over(svc, monkeypatch)
     seen = svc.snapshot(code, None).version
-    ana, bruno = _Tab(code, who[0]), _Tab(code, who[1])
-    asyncio.run(TableState.next_round.fn(ana, seen))
+    ana, bruno = RealTab(code, who[0]), RealTab(code, who[1])
+    ana.run(TableState.next_round, seen)
     assert ana.message == "" and svc.snapshot(code, None).view.round_number == 2
-    asyncio.run(TableState.next_round.fn(bruno, seen))
+    bruno.run(TableState.next_round, seen)
     assert bruno.message == ""
     view = svc.snapshot(code, None).view
     assert view.round_number == 2 and view.phase is Phase.DRAW  # one new round, not two
@@ -59,8 +52,8 @@ def test_a_stale_press_that_did_not_close_the_round_is_still_said(svc, monkeypat
     """A PRÓXIMA RODADA with an outdated version while the round is STILL over (here a version
     the table never had) is refused and said: only a round already left is forgiven."""
     code, who = _round_over(svc, monkeypatch)
-    bruno = _Tab(code, who[1])
-    asyncio.run(TableState.next_round.fn(bruno, svc.snapshot(code, None).version - 1))
+    bruno = RealTab(code, who[1])
+    bruno.run(TableState.next_round, svc.snapshot(code, None).version - 1)
     assert bruno.message == "err.stale_version"
     assert svc.snapshot(code, None).view.phase is Phase.ROUND_OVER
 
@@ -68,8 +61,8 @@ def test_a_stale_press_that_did_not_close_the_round_is_still_said(svc, monkeypat
 @pytest.mark.parametrize("text", ["", "   ", "\t\n"])
 def test_a_blank_chat_line_is_refused_with_a_message(svc, monkeypatch, text):
     code, who = _round_over(svc, monkeypatch)
-    ana = _Tab(code, who[0])
-    asyncio.run(TableState.send_chat.fn(ana, {"text": text}))
+    ana = RealTab(code, who[0])
+    ana.run(TableState.send_chat, {"text": text})
     assert ana.message == "err.chat_empty"
     assert svc.snapshot(code, who[0]).chat == ()
 
@@ -90,10 +83,10 @@ def test_a_pile_tap_with_a_forged_card_is_refused_and_changes_nothing(svc, forge
     phase, does nothing) and the table is untouched."""
     code, _ana, bruno = _started(svc)
     before = svc.snapshot(code, None).version
-    tab = _Tab(code, bruno)  # Bruno plays first: draw, then the forged discard tap
-    asyncio.run(TableState.draw.fn(tab, before))
+    tab = RealTab(code, bruno)  # Bruno plays first: draw, then the forged discard tap
+    tab.run(TableState.draw, before)
     drawn = svc.snapshot(code, bruno)
-    asyncio.run(TableState.pile_click.fn(tab, drawn.version, "discard", forged))
+    tab.run(TableState.pile_click, drawn.version, "discard", forged)
     after = svc.snapshot(code, bruno)
     assert after.version == drawn.version and after.view.hand == drawn.view.hand
     assert tab.message == ("" if forged == "" else "err.card_not_in_hand")
@@ -101,14 +94,14 @@ def test_a_pile_tap_with_a_forged_card_is_refused_and_changes_nothing(svc, forge
 
 def test_a_pile_tap_discards_the_card_the_browser_selected(svc):
     code, ana, bruno = _started(svc)
-    tab = _Tab(code, bruno)
-    asyncio.run(TableState.draw.fn(tab, svc.snapshot(code, None).version))
+    tab = RealTab(code, bruno)
+    tab.run(TableState.draw, svc.snapshot(code, None).version)
     snap = svc.snapshot(code, bruno)
     card = snap.view.hand[0]  # drawn from the stock: any card of the hand may go
     theirs = svc.snapshot(code, ana).view.hand[0]  # another seat's card: refused
-    asyncio.run(TableState.pile_click.fn(tab, snap.version, "discard", str(theirs)))
+    tab.run(TableState.pile_click, snap.version, "discard", str(theirs))
     assert tab.message == "err.card_not_in_hand" and svc.snapshot(code, None).version == snap.version
-    asyncio.run(TableState.pile_click.fn(tab, snap.version, "discard", str(card)))
+    tab.run(TableState.pile_click, snap.version, "discard", str(card))
     view = svc.snapshot(code, None).view
     assert tab.message == "" and view.discard_pile[-1] == card and view.hand_counts[1] == 9
 
@@ -116,13 +109,13 @@ def test_a_pile_tap_discards_the_card_the_browser_selected(svc):
 def test_a_pile_tap_in_the_draw_phase_takes_the_top_card_even_with_a_card_selected(svc):
     """Tapping a card before drawing only looks at it: the tap on the pile is PEGAR DO LIXO."""
     code, ana, bruno = _started(svc)
-    tab_b, tab_a = _Tab(code, bruno), _Tab(code, ana)
-    asyncio.run(TableState.draw.fn(tab_b, svc.snapshot(code, None).version))
+    tab_b, tab_a = RealTab(code, bruno), RealTab(code, ana)
+    tab_b.run(TableState.draw, svc.snapshot(code, None).version)
     snap = svc.snapshot(code, bruno)
     top = snap.view.hand[0]
-    asyncio.run(TableState.pile_click.fn(tab_b, snap.version, "discard", str(top)))
+    tab_b.run(TableState.pile_click, snap.version, "discard", str(top))
     mine = svc.snapshot(code, ana)
-    asyncio.run(TableState.pile_click.fn(tab_a, mine.version, "draw", str(mine.view.hand[3])))
+    tab_a.run(TableState.pile_click, mine.version, "draw", str(mine.view.hand[3]))
     after = svc.snapshot(code, ana).view
     assert tab_a.message == "" and after.taken == top and top in after.hand
     assert len(after.hand) == 10 and after.discard_pile == ()

@@ -1,59 +1,40 @@
 """SENTAR À MESA refused in the waiting room says why (seed 000 line 46: whoever opens the
 invite link sits while a seat is free; otherwise they watch).
 
-``TableState.sit`` runs here on a stand-in for the Reflex state (its own helpers ``_join``,
-``_refused``, ``_changed``, ``_who``) against a real :class:`TableService`; the page part is
-checked on the compiled waiting room: it holds the same ``#message`` callout as the table.
+``TableState.sit`` runs here on a tab's real Reflex state and its real ``Session`` (a new
+browser: a new player per name; tests/state/_tab.py) against a real :class:`TableService`;
+the page part is checked on the compiled waiting room: it holds the same ``#message`` callout
+as the table.
 """
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any
-
 import pytest
-from _tab import StandInTab
+from _tab import RealTab, use_service
 
 from pifecacheta import i18n
 from pifecacheta.rules import PIFE
 from pifecacheta.service import TableService
-from pifecacheta.state import table as table_state
 from pifecacheta.state.table import TableState
 
 
-class _Session:
-    """The browser's identity as ``Session._identity`` gives it: a new player per name."""
-
-    def __init__(self, svc: TableService) -> None:
-        self.svc = svc
-        self.name = ""
-
-    def _identity(self, name: str | None = None) -> Any:
-        return self.svc.identify(None, None, name)
-
-
-class _Tab(StandInTab):
-    """The fields and helpers of one tab's ``TableState`` that ``sit`` uses."""
+class _Tab(RealTab):
+    """A newcomer's tab in the waiting room: the name typed in the form, nothing remembered."""
 
     def __init__(self, svc: TableService, code: str, name: str) -> None:
         super().__init__(code, table_version=7)
-        self.join_name = name
-        self._session = _Session(svc)
-
-    async def get_state(self, cls: type) -> Any:
-        assert cls.__name__ == "Session"
-        return self._session
+        self.set(join_name=name)
 
 
 @pytest.fixture
 def svc(db_engine, clock, monkeypatch) -> TableService:
     service = TableService(db_engine, clock=clock, bot_delay=0)
-    monkeypatch.setattr(table_state, "get_service", lambda: service)
+    use_service(monkeypatch, service)
     return service
 
 
 def _sit(tab: _Tab) -> None:
-    asyncio.run(TableState.sit.fn(tab))
+    tab.run(TableState.sit)
 
 
 def test_a_name_with_nothing_visible_is_refused_with_a_message(svc):
@@ -64,7 +45,7 @@ def test_a_name_with_nothing_visible_is_refused_with_a_message(svc):
     assert tab.message == "err.bad_name" and tab.message_serial == 1
     assert tab.message_version == 7  # shown until the table changes (then it fades)
     assert len(svc.snapshot(code, None).seats) == 1  # nobody sat
-    tab.join_name = "Bia"  # a good name: seated, the old refusal is gone
+    tab.set(join_name="Bia")  # a good name: seated, the old refusal is gone
     _sit(tab)
     assert tab.message == "" and svc.snapshot(code, None).seats[-1].name == "Bia"
 
@@ -78,8 +59,7 @@ def test_a_blank_name_is_refused_like_at_criar_mesa(svc):
     _sit(tab)
     assert tab.message == "err.bad_name" and tab.me == ""
     assert [x.name for x in svc.snapshot(code, None).seats] == ["Ana"]
-    tab._session.name = "Bia"  # a returning browser that remembers its name
-    tab._session._identity = lambda name=None: svc.identify(None, None, name or "Bia")
+    tab.session().name = "Bia"  # a returning browser that remembers its name
     _sit(tab)
     assert tab.message == "" and [x.name for x in svc.snapshot(code, None).seats] == ["Ana", "Bia"]
 

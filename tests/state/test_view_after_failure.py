@@ -1,10 +1,10 @@
 """A tab whose snapshot read fails keeps the table as it last saw it, and catches up by itself.
 
-``TableState.ui`` is evaluated only when the tab gets a delta. It used to show an empty
-``TableUi`` (the "not found" screen, no COMPRAR) for any failed read and to log nothing when the
-error had a ``code``; on the player's own turn nothing else changes at the table, so the page
-stayed like that. Here ``ui`` runs on a stand-in for the Reflex state (the real computed-var
-function and helpers) against a real :class:`TableService` whose reads are made to fail.
+``TableState.ui`` is evaluated only when the tab gets a delta; on the player's own turn
+nothing else changes at the table, so an empty ``TableUi`` (the "not found" screen, no
+COMPRAR) after a failed read would stay. Here ``ui`` runs on a tab's real Reflex state
+(tests/state/_tab.py) against a real :class:`TableService` whose reads are made to fail; the
+re-reads go through a :class:`LocalFeed` on an app stand-in.
 """
 
 from __future__ import annotations
@@ -15,29 +15,22 @@ import logging
 from typing import Any
 
 import pytest
-from _tab import StandInTab
+from _tab import RealTab, use_service
 
+from pifecacheta.live import LocalFeed
 from pifecacheta.rules import CACHETA_7, Draw, IllegalActionError
 from pifecacheta.service import ServiceError, TableService
 from pifecacheta.state import snapshots
-from pifecacheta.state import table as table_state
+from pifecacheta.state import table_view as table_state
 from pifecacheta.state.snapshots import CACHE
 from pifecacheta.state.table import TableState
 
-UI = TableState.computed_vars["ui"]._fget
 
-
-class _Router:
-    class session:  # noqa: N801 - the shape of rx.State.router.session
-        client_token = "tab-ana"
-
-
-class _Tab(StandInTab):
-    """The fields and helpers of one tab's ``TableState`` that ``ui`` uses."""
+class _Tab(RealTab):
+    """Ana's or Bruno's tab at the table, which last heard change count 1."""
 
     def __init__(self, code: str, who: Any) -> None:
         super().__init__(code, who, table_version=1)
-        self.router = _Router()
 
 
 class _Breakable:
@@ -46,7 +39,7 @@ class _Breakable:
     def __init__(self, svc: TableService) -> None:
         self.svc = svc
         self.fail: Exception | None = None
-        self.add_bots = svc.add_bots
+        self.on_change = svc.on_change
 
     def snapshot(self, code: str, who: Any) -> Any:
         return self.snapshots(code, [who])[0]
@@ -63,11 +56,10 @@ def table(db_engine, clock, monkeypatch):
     monkeypatch.setenv("PIFECACHETA_FIXED_SEED", "11")
     svc = TableService(db_engine, clock=clock, bot_delay=0)
     broken = _Breakable(svc)
-    svc.on_change(CACHE.table_changed)
-    monkeypatch.setattr(table_state, "get_service", lambda: broken)
+    use_service(monkeypatch, broken)
     monkeypatch.setattr(snapshots, "READ_RETRIES", (0, 0))
     refreshes: list[str] = []
-    monkeypatch.setattr(table_state, "_schedule_refresh", lambda token, app=None: refreshes.append(token))
+    monkeypatch.setattr(table_state, "schedule_reread", lambda token, feed=None: refreshes.append(token))
     ana, bruno = svc.identify(None, None, "Ana"), svc.identify(None, None, "Bruno")
     code = svc.create_table(ana, CACHETA_7)
     svc.join(code, bruno)
@@ -78,7 +70,7 @@ def table(db_engine, clock, monkeypatch):
 
 
 def _ui(tab: _Tab) -> Any:
-    return asyncio.run(UI(tab))
+    return tab.ui()
 
 
 def test_a_failed_read_keeps_the_last_view_logs_it_and_schedules_a_reread(table, caplog):
@@ -91,13 +83,13 @@ def test_a_failed_read_keeps_the_last_view_logs_it_and_schedules_a_reread(table,
         IllegalActionError("taken_card"),  # a bug deep in a projection: has a code, still logged
     ):
         broken.fail = exc
-        tab.table_version += 1  # a delta from some other change: ui is evaluated again
+        tab.state.table_version += 1  # a push of some other change: ui is evaluated again
         caplog.clear()
-        with caplog.at_level(logging.ERROR, logger="pifecacheta.state.table"):
+        with caplog.at_level(logging.ERROR, logger="pifecacheta.state.table_view"):
             after = _ui(tab)
         assert after == before  # the page stays as it was: COMPRAR still there, not "not found"
         assert any(r.exc_info and r.exc_info[1] is exc for r in caplog.records), exc
-    assert refreshes == ["tab-ana", "tab-ana"]
+    assert refreshes == [tab.token, tab.token]
     broken.fail = None  # the re-read: the table as it is now
     svc.act(code, bruno, Draw(), expected_version=before.version)
     now = _ui(tab)
@@ -109,8 +101,9 @@ def test_only_a_missing_table_shows_not_found(table, caplog):
     tab = _Tab(code, ana)
     assert _ui(tab).found
     broken.fail = ServiceError("table_not_found")
-    tab.table_version += 1
-    with caplog.at_level(logging.ERROR, logger="pifecacheta.state.table"):
+    tab.state.table_version += 1
+    caplog.clear()  # what opening the tab logged (Reflex: its delta reaches no socket)
+    with caplog.at_level(logging.ERROR, logger="pifecacheta.state.table_view"):
         gone = _ui(tab)
     assert not gone.found and refreshes == [] and not caplog.records
 
@@ -119,8 +112,9 @@ def test_a_tab_that_never_read_the_table_shows_nothing_rather_than_another_view(
     svc, broken, code, (ana, bruno), refreshes = table
     assert _ui(_Tab(code, ana)).found
     broken.fail = RuntimeError("database is locked")
-    view = _ui(_Tab(code, bruno))  # Bruno never read: Ana's view is never a fallback for him
-    assert not view.found and view.hand_count == 0 and refreshes == ["tab-ana"]
+    tab = _Tab(code, bruno)
+    view = _ui(tab)  # Bruno never read: Ana's view is never a fallback for him
+    assert not view.found and view.hand_count == 0 and refreshes == [tab.token]
 
 
 class _App:
@@ -138,19 +132,20 @@ class _App:
 
 
 def test_rereads_repeat_with_growing_delays_until_one_goes_through(monkeypatch):
-    monkeypatch.setattr(table_state, "REFRESH_DELAYS", (0.001, 0.002, 0.003))
+    monkeypatch.setattr(table_state, "REREAD_DELAYS", (0.001, 0.002, 0.003))
     failures = {"n": 2}
 
     def evaluate(token: str) -> None:  # the delta's ui: fails twice more, then reads
         if failures["n"] > 0:
             failures["n"] -= 1
-            table_state._schedule_refresh(token, app)
+            table_state.schedule_reread(token, feed)
 
     app = _App(evaluate)
+    feed = LocalFeed(app, TableState)
 
     async def run() -> None:
-        assert table_state._schedule_refresh("tab-1", app)
-        assert not table_state._schedule_refresh("tab-1", app)  # one pending per tab
+        assert table_state.schedule_reread("tab-1", feed)
+        assert not table_state.schedule_reread("tab-1", feed)  # one pending per tab
         while table_state._rereads_pending:
             await asyncio.sleep(0.005)
 
@@ -160,15 +155,16 @@ def test_rereads_repeat_with_growing_delays_until_one_goes_through(monkeypatch):
 
 
 def test_rereads_stop_after_the_last_delay(monkeypatch, caplog):
-    monkeypatch.setattr(table_state, "REFRESH_DELAYS", (0.001, 0.001))
-    app = _App(lambda token: table_state._schedule_refresh(token, app))  # fails forever
+    monkeypatch.setattr(table_state, "REREAD_DELAYS", (0.001, 0.001))
+    app = _App(lambda token: table_state.schedule_reread(token, feed))  # fails forever
+    feed = LocalFeed(app, TableState)
 
     async def run() -> None:
-        table_state._schedule_refresh("tab-2", app)
+        table_state.schedule_reread("tab-2", feed)
         while table_state._rereads_pending:
             await asyncio.sleep(0.005)
 
-    with caplog.at_level(logging.ERROR, logger="pifecacheta.state.table"):
+    with caplog.at_level(logging.ERROR, logger="pifecacheta.state.table_view"):
         asyncio.run(run())
     assert app.entries == 2
     assert any("still failing" in r.getMessage() for r in caplog.records)
@@ -176,5 +172,5 @@ def test_rereads_stop_after_the_last_delay(monkeypatch, caplog):
 
 
 def test_no_reread_without_a_running_app():
-    assert not table_state._schedule_refresh("tab-3")  # a unit test: no Reflex app, no loop
-    assert not table_state._schedule_refresh("")
+    assert not table_state.schedule_reread("tab-3")  # a unit test: no Reflex app, no loop
+    assert not table_state.schedule_reread("")

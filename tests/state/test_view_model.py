@@ -29,12 +29,12 @@ def _table(svc, rules=CACHETA_7):
 
 def test_lobby_shows_four_seats_and_who_may_start(svc):
     code, ana, bruno = _table(svc)
-    ui = table_ui(svc.snapshot(code, ana), bots_available=True)
+    ui = table_ui(svc.snapshot(code, ana))
     assert ui.status == "lobby" and ui.found
     assert [s.empty for s in ui.seats] == [False, False, True, True]
     assert [s.name for s in ui.seats[:2]] == ["Ana", "Bruno"]
     assert ui.is_creator and ui.can_start and ui.can_add_bots
-    ui_b = table_ui(svc.snapshot(code, bruno), bots_available=True)
+    ui_b = table_ui(svc.snapshot(code, bruno))
     assert not ui_b.is_creator and not ui_b.can_start and ui_b.my_seat == 1
 
 

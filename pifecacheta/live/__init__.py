@@ -1,0 +1,31 @@
+"""Live updates: "table X changed, tell its open tabs".
+
+* ``feed.py``: the interface (:class:`LiveFeed`, :class:`Tab`, :class:`Delivery`).
+* ``local.py``: its implementation for one backend process (:class:`LocalFeed`).
+* ``service_link.py``: publishes the service's changes that no event handler published.
+
+:func:`current` is the feed of this process; the app's lifespan task (``pifecacheta.py``)
+:func:`install`\\ s one built with the running Reflex app. Until then it is a
+:class:`LocalFeed` without an app, which registers and counts but pushes nothing.
+"""
+
+from __future__ import annotations
+
+from pifecacheta.live.feed import Delivery, LiveFeed, Tab, tab_of
+from pifecacheta.live.local import LocalFeed
+
+__all__ = ["Delivery", "LiveFeed", "LocalFeed", "Tab", "current", "install", "tab_of"]
+
+_feed: LiveFeed = LocalFeed()
+
+
+def current() -> LiveFeed:
+    """The live feed of this process."""
+    return _feed
+
+
+def install(feed: LiveFeed) -> LiveFeed:
+    """Make ``feed`` the live feed of this process; returns it."""
+    global _feed
+    _feed = feed
+    return feed

@@ -1,0 +1,143 @@
+"""One viewer's view of one table: the ``ui`` var of ``TableState`` and its failure fallback.
+
+:class:`TableView` is a Reflex state mixin that ``TableState`` (``state/table.py``) inherits:
+its computed var ``ui`` is this viewer's own projection of the table (its own snapshot, its
+own identity), so each hand reaches only its owner. A reload gives the same view: everything
+comes from the database through the service.
+
+An evaluation is one :func:`~pifecacheta.state.snapshots.snapshot_for` read, a cache hit
+except the first one per tab and table change, and one batch read serves all the table's
+tabs, off the event loop. A read that fails (not a missing table) keeps this viewer's last
+view and schedules a re-read of the tab (:func:`schedule_reread`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+import reflex as rx
+
+from pifecacheta import live
+from pifecacheta.service import get_service
+from pifecacheta.state.snapshots import CACHE, snapshot_for
+from pifecacheta.state.view_model import TableUi, table_ui
+
+log = logging.getLogger(__name__)
+
+REREAD_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds before each re-read after a failed one
+_failed_rereads: dict[str, int] = {}  # client token -> re-reads in a row that failed again
+_rereads_pending: dict[str, asyncio.Task[None]] = {}  # client token -> its scheduled re-read
+
+
+def schedule_reread(token: str, feed: live.LiveFeed | None = None) -> bool:
+    """Re-evaluate tab ``token``'s ``ui`` a little later (after a failed snapshot read).
+
+    ``ui`` is otherwise evaluated only when this tab gets a delta, i.e. after the next change
+    at the table: a read failing on this player's own turn would leave the page stale until
+    the player gave up. The re-read is :meth:`LiveFeed.refresh` of the tab (its delta
+    re-evaluates ``ui``, sent only if it changed). One re-read is pending per tab at a time;
+    while they keep failing the delays grow (``REREAD_DELAYS``), and after the last one the
+    tab waits for the table's next change. ``feed``: default :func:`pifecacheta.live.current`.
+    Returns True when a re-read was scheduled (not outside a running event loop); never raises.
+    """
+    if not token or token in _rereads_pending:
+        return False
+    tries = _failed_rereads.get(token, 0)
+    if tries >= len(REREAD_DELAYS):
+        log.error("tab %s: snapshot still failing after %d re-reads; waiting for a change", token, tries)
+        _failed_rereads.pop(token, None)
+        return False
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:  # no running loop: nothing to re-read
+        return False
+    feed = feed if feed is not None else live.current()
+
+    async def reread() -> None:
+        await asyncio.sleep(REREAD_DELAYS[tries])
+        del _rereads_pending[token]
+        _failed_rereads[token] = tries + 1  # a failure in this re-read schedules the next one
+        try:
+            await feed.refresh(token)
+        except Exception:  # noqa: BLE001
+            log.exception("tab %s: re-read after a failed snapshot failed", token)
+        if token not in _rereads_pending:  # this re-read went through: start afresh next time
+            _failed_rereads.pop(token, None)
+
+    _rereads_pending[token] = loop.create_task(reread())
+    return True
+
+
+class TableView(rx.State, mixin=True):
+    """The ``ui`` var of a tab showing a table, and the helpers it is built with.
+
+    Reads the fields ``TableState`` defines: ``table_code``, ``table_version`` (the live
+    feed's change count of the table as this tab last heard it), ``me``, ``_secret``, ``_name``.
+    """
+
+    if TYPE_CHECKING:
+        table_code: str
+        table_version: int
+        me: str
+        _secret: str
+        _name: str
+
+    @rx.var(cache=False)
+    async def ui(self) -> TableUi:
+        """This viewer's projection of the table, sent to this tab only when it changed.
+
+        ``cache=False``: Reflex re-evaluates it for every delta of this tab (its own events, and
+        each push of a change by the live feed) and sends it only when its serialized value
+        differs from the last one sent to this tab.
+
+        A read that fails (not a missing table) never blanks the page: see
+        :meth:`_view_after_failure` (last view kept, error logged, the tab re-read shortly).
+        """
+        version = self.table_version
+        if not self.table_code or not self.me:
+            return TableUi()
+        who = self._who()
+        try:
+            snap = await snapshot_for(get_service(), self.table_code, who, version)
+            return table_ui(snap)
+        except Exception as exc:  # noqa: BLE001 - see _view_after_failure
+            return self._view_after_failure(exc, who)
+
+    def _view_after_failure(self, exc: Exception, who: Any) -> TableUi:
+        """What ``ui`` shows when this viewer's snapshot could not be read (``exc``).
+
+        Only ``ServiceError("table_not_found")`` means there is no such table ("not found").
+        Anything else - a database error that outlived ``snapshot_for``'s retries, a bug in a
+        projection - is logged with its traceback, and the page keeps the table as this viewer
+        last saw it (its own last snapshot, :meth:`SnapshotCache.last_good`) instead of going
+        blank; a re-read of this tab is scheduled (:func:`schedule_reread`), so the view
+        catches up even when nothing else changes at the table (e.g. on this player's turn).
+        """
+        if getattr(exc, "code", None) == "table_not_found":
+            return TableUi()
+        log.error(
+            "table %s: snapshot for player %s failed; showing the last view and retrying",
+            self.table_code,
+            self.me,
+            exc_info=exc,
+        )
+        schedule_reread(live.tab_of(self).token)
+        last = CACHE.last_good(self.table_code, who)
+        if last is None:
+            return TableUi()
+        try:
+            return table_ui(last)
+        except Exception:  # noqa: BLE001 - the projection itself fails: logged above
+            return TableUi()
+
+    async def _snapshot(self) -> Any:
+        """This viewer's current snapshot (the one ``ui`` was built from: a cache hit)."""
+        return await snapshot_for(get_service(), self.table_code, self._who(), self.table_version)
+
+    def _who(self) -> Any:
+        """This viewer's service ``Identity`` (player id, secret, name)."""
+        from pifecacheta.service import Identity
+
+        return Identity(player_id=self.me, secret=self._secret, name=self._name)
