@@ -50,11 +50,6 @@ def _rematch_vote(seat: Any) -> rx.Component:
     )
 
 
-def _has_rematch_votes() -> Any:
-    """True (client side) when at least one seat already agreed to a rematch."""
-    return UI.seats.to_string().contains('"rematch":true')
-
-
 def _rematch_offer() -> rx.Component:
     """REVANCHE for the players, who already agreed, and NOVA MESA for a spectator."""
     return rx.vstack(  # type: ignore[no-any-return]
@@ -71,7 +66,7 @@ def _rematch_offer() -> rx.Component:
         ),
         rx.cond(UI.rematch_voted, rx.text(T["rematch.waiting"], size="2")),
         rx.cond(
-            _has_rematch_votes(),
+            UI.has_rematch_votes,
             rx.hstack(
                 rx.text(T["rematch.votes"], ":", size="2"),
                 rx.foreach(UI.seats, _rematch_vote),
@@ -93,13 +88,7 @@ def _no_rematch() -> rx.Component:
         rx.cond(
             UI.has_outcome,
             rx.text(
-                rx.match(
-                    UI.outcome_kind,
-                    ("resigned", T["rematch.none.resigned"]),
-                    ("absence", T["rematch.none.absence"]),
-                    ("expired", T["rematch.none.expired"]),
-                    T["rematch.none.left"],
-                ),
+                T[UI.no_rematch_key],
                 size="2",
                 style={"opacity": "0.85"},
                 id="no-rematch",
@@ -118,7 +107,7 @@ def _rematch() -> rx.Component:
 def _title() -> rx.Component:
     """FIM DA RODADA, or FIM DA PARTIDA when the match ended outside a round."""
     return rx.heading(  # type: ignore[no-any-return]
-        rx.cond(UI.match_over & ~UI.round_over, T["match.title"], T["round.title"]),
+        T[UI.round_title_key],
         size="6",
         id="round-title",
     )
@@ -129,11 +118,7 @@ def _banner() -> rx.Component:
     return rx.cond(  # type: ignore[no-any-return]
         UI.result_out_of_turn,
         rx.callout(
-            rx.cond(
-                UI.mode == "pife",
-                fill("banner.louca", UI.result_winner),
-                fill("banner.jump", UI.result_winner),
-            ),
+            fill(UI.result_banner_key, UI.result_winner),
             color_scheme="amber",
             id="banner",
             width="100%",
@@ -147,11 +132,7 @@ def _taken_card() -> rx.Component:
         UI.result_has_taken,
         rx.hstack(
             rx.text(
-                rx.cond(
-                    UI.result_discarder != "",
-                    fill("round.took_card_from", UI.result_winner).replace("{from}", UI.result_discarder),
-                    fill("round.took_card", UI.result_winner),
-                ),
+                fill(UI.result_taken_key, UI.result_winner).replace("{from}", UI.result_discarder),
                 size="2",
             ),
             card_face(UI.result_taken, size="sm"),
@@ -167,11 +148,7 @@ def _result() -> rx.Component:
         UI.has_result,
         rx.vstack(
             rx.text(
-                rx.cond(
-                    UI.result_with_ten,
-                    fill("round.with_ten", UI.result_winner),
-                    fill("round.went_out", UI.result_winner),
-                ),
+                fill(UI.result_headline_key, UI.result_winner),
                 size="4",
                 weight="bold",
                 id="went-out",
@@ -219,21 +196,10 @@ def _outcome() -> list[rx.Component]:
                 style={"color": "#ffd27f"},
             ),
         ),
+        rx.cond(UI.no_winner_key != "", rx.text(T[UI.no_winner_key], size="4", id="no-winner")),
         rx.cond(
-            UI.has_outcome & (UI.outcome_winner == "") & UI.match_over,
-            rx.text(
-                rx.cond(UI.outcome_kind == "expired", T["match.expired"], T["match.no_winner"]),
-                size="4",
-                id="no-winner",
-            ),
-        ),
-        rx.cond(
-            UI.has_outcome & (UI.outcome_kind == "resigned"),
-            rx.text(fill("match.resigned", UI.outcome_loser), size="3", id="end-reason"),
-        ),
-        rx.cond(
-            UI.has_outcome & (UI.outcome_kind == "absence"),
-            rx.text(fill("match.absence", UI.outcome_loser), size="3", id="end-reason"),
+            UI.end_reason_key != "",
+            rx.text(fill(UI.end_reason_key, UI.outcome_loser), size="3", id="end-reason"),
         ),
     ]
 

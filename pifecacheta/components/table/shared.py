@@ -23,8 +23,9 @@ SELECTED = client_state_var("pfc_selected", default="")
 DISMISSED = client_state_var("pfc_dismissed", default=-1)
 
 
-def fill(key: str, name: Any) -> Any:
-    """The catalog text of ``key`` with ``{name}`` filled in (client side): a string Var."""
+def fill(key: Any, name: Any) -> Any:
+    """The catalog text of ``key`` (a key, or a string Var holding one) with ``{name}`` filled
+    in (client side): a string Var."""
     return T[key].replace("{name}", name)
 
 
