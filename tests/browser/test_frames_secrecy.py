@@ -38,10 +38,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from _flows import create_table, join_table
 from _planner import find_seed
 from _replay import play, wait_my_turn
 from playwright.sync_api import expect
-from test_table import _create, _join
 
 from pifecacheta import i18n
 from pifecacheta.rules import CACHETA_7, Discard, GoOut
@@ -417,7 +417,7 @@ def test_no_frame_carries_a_secret(app_harness, new_page) -> None:
     # recorders attach before each page's first navigation: nothing the server sends is missed
     a = new_page()
     rec_a = Recorder(a)
-    _create(a, app_harness.frontend_url, "Ana", "cacheta7")
+    create_table(a, app_harness.frontend_url, "Ana", "cacheta7")
     code = re.search(r"/mesa/([^/?#]+)", a.url).group(1)
     s = new_page(width=390, height=844)
     rec_s = Recorder(s)
@@ -425,7 +425,7 @@ def test_no_frame_carries_a_secret(app_harness, new_page) -> None:
     expect(s.locator("#join-name")).to_be_visible()
     b = new_page(locale="es-AR")
     rec_b = Recorder(b)
-    _join(b, a.url, "Bruno", "es")
+    join_table(b, a.url, "Bruno", "es")
     expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
     expect(s.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
     a.get_by_role("button", name="COMEÇAR").click()

@@ -10,13 +10,13 @@ the first tap dismissed it.
 
 from __future__ import annotations
 
+from _flows import start_two
 from _replay import hand
 from playwright.sync_api import expect
-from test_table import _start_two
 
 
 def test_tap_and_double_tap_on_a_phone(app_harness, new_page):
-    a, b = _start_two(new_page, app_harness, "cacheta7", 11, b_size=(390, 844))
+    a, b = start_two(new_page, app_harness, "cacheta7", 11, b_size=(390, 844))
     a.get_by_role("button", name="COMEÇAR").click()
     b.get_by_role("button", name="COMPRAR", exact=True).click()  # Bruno plays first
     expect(hand(b)).to_have_count(10)
