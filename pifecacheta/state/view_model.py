@@ -220,7 +220,7 @@ def table_ui(snap: Any, *, bots_available: bool = False) -> TableUi:
         s.lives_lost = int(lost[n]) if n < len(lost) else 0
         s.out = mode == "cacheta" and n in out
         s.left = s.left or n in set(view.left)
-        # NA BOA is a claim about the round in play; FIM DA RODADA no longer shows it
+        # NA BOA is a claim about the round in play; FIM DA RODADA does not show it
         s.announced = n in set(view.announced) and phase in ("draw", "discard")
         s.dealer = n == view.dealer
         s.turn = view.turn is not None and n == view.turn and phase in ("draw", "discard")
