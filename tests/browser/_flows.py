@@ -9,7 +9,7 @@ import os
 import threading
 from collections.abc import Iterator
 
-from _planner import _score
+from _planner import least_connected
 from _replay import hand
 from playwright.sync_api import Page, expect
 
@@ -109,7 +109,7 @@ def simple_turn(page: Page) -> None:
         page.get_by_role("button", name="BATER", exact=True).click()
         expect(page.locator("#round-title")).to_be_visible()
         return
-    card = min(cards, key=lambda c: (_score(c, cards, wilds), -c.rank, c.suit.value, c.deck))
+    card = least_connected(cards, wilds)
     page.locator(f'[id="card-{card}"]').dblclick()
     # the card leaves the hand: 9 cards left, or none shown when a bot jumped on it and Ana,
     # FORA now, is no longer dealt in (a bots-only FIM DA RODADA may already have closed)

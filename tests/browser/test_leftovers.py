@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from _flows import create_table, fast_bots, in_process_service, join_table, shots, simple_turn
-from _planner import _score
+from _planner import least_connected
 from _replay import hand, wait_my_turn
 from playwright.sync_api import Page, expect
 
@@ -157,7 +157,7 @@ def _play_until_ana_is_out(svc, code: str, ana, bruno) -> None:
                 except IllegalActionError:
                     pass
             cards, wilds = mine.hand, mine.wilds
-            card = min(cards, key=lambda c: (_score(c, cards, wilds), -c.rank, c.suit.value, c.deck))
+            card = least_connected(cards, wilds)
             _act(svc, code, who, Discard(card))
         else:
             svc.bot_step(code)
