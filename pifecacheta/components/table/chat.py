@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import reflex as rx
+from reflex_base.vars import ObjectVar
 
 from pifecacheta.components.table.messages import is_chat_error, message_style
 from pifecacheta.components.table.shared import UI, WRAP_STYLE, T
 from pifecacheta.state.table import TableState
+from pifecacheta.state.view_model import ChatUi
 
 
-def chat_line(line: Any) -> rx.Component:
+def chat_line(line: ObjectVar[ChatUi]) -> rx.Component:
     """One chat line (a ``ChatUi`` Var); the text is rendered as a text node, never as markup
     (seed 000 line 74)."""
     return rx.text(  # type: ignore[no-any-return]

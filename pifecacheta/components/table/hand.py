@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import reflex as rx
+from reflex_base.vars import ObjectVar
 
 from pifecacheta.components.cards import card_face
 from pifecacheta.components.reflex_private import DnDDiv
 from pifecacheta.components.table.shared import DISMISSED, SELECTED, UI, T
 from pifecacheta.state.session import Session
 from pifecacheta.state.table import TableState
+from pifecacheta.state.view_model import CardUi
 
 
-def hand_card(card: Any) -> rx.Component:
+def hand_card(card: ObjectVar[CardUi]) -> rx.Component:
     """One card of the hand (a ``CardUi`` Var): a tap selects it (lifted), a double tap discards it.
 
     The handlers sit on a box that never moves; only the face inside it is lifted. If the
@@ -24,7 +24,7 @@ def hand_card(card: Any) -> rx.Component:
     face = card_face(
         card,
         size="md",
-        id="card-" + card.id,  # with data-card: the stable hooks of the tests
+        id="card-" + card.id,  # type: ignore[operator]  # with data-card: the stable hooks of the tests
         style={
             "transform": rx.cond(selected, "translateY(-0.7em)", "none"),
             "outline": rx.cond(

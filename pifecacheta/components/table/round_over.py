@@ -3,13 +3,13 @@ winner or why the match ended, PRÓXIMA RODADA and REVANCHE (seed 000 lines 68-7
 
 from __future__ import annotations
 
-from typing import Any
-
 import reflex as rx
+from reflex_base.vars import ObjectVar
 
 from pifecacheta.components.cards import card_face
 from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, fill, lives_word, new_table_link
 from pifecacheta.state.table import TableState
+from pifecacheta.state.view_model import MeldUi, SeatUi
 
 PANEL_STYLE: dict[str, str] = {
     "padding": "1em",
@@ -22,19 +22,22 @@ PANEL_STYLE: dict[str, str] = {
 }
 
 
-def _meld(meld: Any) -> rx.Component:
+def _meld(meld: ObjectVar[MeldUi]) -> rx.Component:
     """One meld laid down by the winner (a ``MeldUi`` Var), in small cards."""
     return rx.hstack(  # type: ignore[no-any-return]
         rx.foreach(meld.cards, lambda c: card_face(c, size="sm")), spacing="1", class_name="meld"
     )
 
 
-def _lives_row(seat: Any) -> rx.Component:
+def _lives_row(seat: ObjectVar[SeatUi]) -> rx.Component:
     """Cacheta: a seat's lives after the round, what it lost, and FORA."""
     return rx.hstack(  # type: ignore[no-any-return]
         rx.text(seat.name, weight="bold", class_name="seat-name", style={**NAME_STYLE, "width": "7em"}),
         rx.text("♥ ", seat.lives, " ", lives_word(seat.lives)),
-        rx.cond(seat.lives_lost > 0, rx.text("(−", seat.lives_lost, ")", style={"color": "#ffb4b4"})),
+        rx.cond(
+            seat.lives_lost > 0,  # type: ignore[operator]
+            rx.text("(−", seat.lives_lost, ")", style={"color": "#ffb4b4"}),
+        ),
         rx.cond(seat.out, badge(T["badge.out"], "red")),
         spacing="2",
         align="center",
@@ -42,7 +45,7 @@ def _lives_row(seat: Any) -> rx.Component:
     )
 
 
-def _rematch_vote(seat: Any) -> rx.Component:
+def _rematch_vote(seat: ObjectVar[SeatUi]) -> rx.Component:
     """The name of a seat that agreed to a rematch (nothing for the others)."""
     return rx.cond(  # type: ignore[no-any-return]
         seat.rematch,

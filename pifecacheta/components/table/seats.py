@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import reflex as rx
+from reflex_base.vars import ObjectVar
 
 from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, lives_word
+from pifecacheta.state.view_model import SeatUi
 
 
-def _name_line(seat: Any) -> rx.Component:
+def _name_line(seat: ObjectVar[SeatUi]) -> rx.Component:
     """The player's name, and the dealer's D."""
     return rx.hstack(  # type: ignore[no-any-return]
         rx.text(
@@ -28,7 +28,7 @@ def _name_line(seat: Any) -> rx.Component:
     )
 
 
-def _counts(seat: Any) -> rx.Component:
+def _counts(seat: ObjectVar[SeatUi]) -> rx.Component:
     """How many cards the seat holds and, in Cacheta, its lives."""
     return rx.hstack(  # type: ignore[no-any-return]
         rx.hstack(
@@ -54,7 +54,7 @@ def _counts(seat: Any) -> rx.Component:
     )
 
 
-def _badges(seat: Any) -> rx.Component:
+def _badges(seat: ObjectVar[SeatUi]) -> rx.Component:
     """The round winner's trophy, TU, VEZ, NA BOA, FORA, SAIU and ROBÔ."""
     return rx.flex(  # type: ignore[no-any-return]
         rx.cond(
@@ -78,7 +78,7 @@ def _badges(seat: Any) -> rx.Component:
     )
 
 
-def seat_panel(seat: Any) -> rx.Component:
+def seat_panel(seat: ObjectVar[SeatUi]) -> rx.Component:
     """Name, card count, lives, NA BOA, dealer marker, FORA of one seat (a ``SeatUi`` Var)."""
     return rx.box(  # type: ignore[no-any-return]
         _name_line(seat),

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import reflex as rx
+from reflex_base.vars import ObjectVar
 
 from pifecacheta.components.table.messages import message_callout
 from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, new_table_link
 from pifecacheta.state.table import TableState
+from pifecacheta.state.view_model import SeatUi
 
 # The waiting room and the expired room: a dark card in the middle of the felt.
 ROOM_STYLE: dict[str, str] = {
@@ -20,10 +20,10 @@ ROOM_STYLE: dict[str, str] = {
 }
 
 
-def lobby_seat(seat: Any) -> rx.Component:
+def lobby_seat(seat: ObjectVar[SeatUi]) -> rx.Component:
     """One seat of the waiting room: its number, then LIVRE or the name with its badges."""
     return rx.hstack(  # type: ignore[no-any-return]
-        rx.text(seat.seat + 1, weight="bold", style={"width": "1.4em", "opacity": "0.7"}),
+        rx.text(seat.seat + 1, weight="bold", style={"width": "1.4em", "opacity": "0.7"}),  # type: ignore[operator]
         rx.cond(
             seat.empty,
             rx.text(T["seat.free"], style={"opacity": "0.6", "font_style": "italic"}),
