@@ -1,7 +1,7 @@
 """The hand on a phone: a tap selects in the browser alone, and a double tap at human pace
 discards the card under the finger.
 
-The selected card lives in the browser (pages/table.py: SELECTED), so a tap sends nothing to
+The selected card lives in the browser (components/table/shared.py: SELECTED), so a tap sends nothing to
 the server. Selecting swaps the status line's discard hint for a shorter one; that line once
 shrank and moved the whole hand up, so the second tap of a double tap landed on the card of
 the next row, which was discarded instead; a refusal shown above the hand did the same when
