@@ -14,6 +14,7 @@ import reflex as rx
 
 from pifecacheta import live
 from pifecacheta.components.common import connection_notice
+from pifecacheta.components.reflex_private import replace_overlay
 from pifecacheta.live.service_link import publish_service_changes
 from pifecacheta.pages.lobby import lobby_page
 from pifecacheta.pages.not_found import not_found_page
@@ -44,7 +45,7 @@ app = rx.App(  # the theme: rxconfig.py (RadixThemesPlugin)
 )
 # Reflex's default overlay shows an English developer toast while disconnected: ours says it
 # in the player's language (components/common.py: connection_notice).
-app.app_wraps[(5, "Overlay")] = lambda stateful: connection_notice() if stateful else None
+replace_overlay(app, connection_notice)
 app.add_page(lobby_page, route="/", title="Pife ou Cacheta", on_load=[Session.init, LobbyState.load])
 app.add_page(
     table_page, route="/mesa/[code]", title="Pife ou Cacheta · Mesa", on_load=[Session.init, TableState.load]

@@ -8,14 +8,16 @@ viewer's language ("7 de copas" / "7 de corazones").
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import reflex as rx
-from reflex_base.vars import ObjectVar, Var
-from reflex_components_core.el.elements.typography import Div
+from reflex_base.vars import Var
 
+from pifecacheta.components.reflex_private import DnDDiv
 from pifecacheta.state.session import Session
+
+# Reflex 0.10.1 exports its components (rx.box, rx.match, ...) untyped: hence the narrow
+# ignores on the returns of components.
 
 RED = "#c8102e"
 BLACK = "#111111"
@@ -23,33 +25,10 @@ GREEN = "#0b7a35"
 BLUE = "#1558b0"
 
 
-@dataclasses.dataclass(frozen=True)
-class _JsElement:
-    id: str = ""
-
-
-@dataclasses.dataclass(frozen=True)
-class _JsDragEvent:
-    currentTarget: _JsElement = _JsElement()  # noqa: N815 - the DOM's own name
-
-
-def _drag_spec(e: ObjectVar[_JsDragEvent]) -> tuple[Var[str]]:
-    return (e.currentTarget.id,)
-
-
-class DnDDiv(Div):
-    """A div with typed HTML5 drag-and-drop events (no hand-written JavaScript)."""
-
-    on_drag_start: rx.EventHandler[_drag_spec]
-    on_drag_end: rx.EventHandler[rx.event.no_args_event_spec]
-    on_drag_over: rx.EventHandler[rx.event.no_args_event_spec]
-    on_drop: rx.EventHandler[rx.event.no_args_event_spec]
-
-
-def suit_colour(suit: Var) -> Var:
+def suit_colour(suit: Var[str]) -> Var[str]:
     """The ink of a suit in this viewer's deck design."""
     four = Session.deck_design == "four"
-    return rx.match(
+    return rx.match(  # type: ignore[no-any-return]
         suit,
         ("H", RED),
         ("D", rx.cond(four, BLUE, RED)),
@@ -58,7 +37,7 @@ def suit_colour(suit: Var) -> Var:
     )
 
 
-def card_label(card: Any) -> Var:
+def card_label(card: Any) -> Var[str]:
     """Screen-reader name in the viewer's language: rank + "de" + suit."""
     t = Session.t
     return t["rank." + card.rank] + " " + t["card.of"] + " " + t["suit." + card.suit]
@@ -109,7 +88,7 @@ def card_face(card: Any, *, size: str = "md", **props: Any) -> rx.Component:
         ),
     )
     extra_style = props.pop("style", {})
-    return DnDDiv.create(
+    return DnDDiv.create(  # type: ignore[no-any-return]
         index,
         wild_mark,
         pip,
@@ -136,7 +115,7 @@ def card_back(*, size: str = "md", **props: Any) -> rx.Component:
     """A face-down card (the stock)."""
     width = {"sm": "2.6em", "md": "3.6em", "lg": "4.2em"}[size]
     height = {"sm": "3.7em", "md": "5.1em", "lg": "5.9em"}[size]
-    return rx.box(
+    return rx.box(  # type: ignore[no-any-return]
         style={
             "width": width,
             "height": height,
@@ -153,7 +132,7 @@ def empty_slot(label: Any, *, size: str = "lg") -> rx.Component:
     """An empty place on the felt (an empty discard pile)."""
     width = {"sm": "2.6em", "md": "3.6em", "lg": "4.2em"}[size]
     height = {"sm": "3.7em", "md": "5.1em", "lg": "5.9em"}[size]
-    return rx.center(
+    return rx.center(  # type: ignore[no-any-return]
         rx.text(label, size="1", style={"color": "rgba(255,255,255,0.7)"}),
         style={
             "width": width,

@@ -6,16 +6,20 @@ from typing import Any
 
 import reflex as rx
 
+from pifecacheta.components.reflex_private import connection_pulser, has_connection_errors, memo
 from pifecacheta.state.session import Session
+
+# Reflex 0.10.1 exports its components (rx.box, rx.text, ...) untyped and types @rx.event
+# handlers as EventNamespace: hence the narrow ignores on component returns and handler calls.
 
 FELT = "radial-gradient(ellipse at center, #2e8b4a 0%, #1c6b35 55%, #0f4a24 100%)"
 
 
 def lang_button(code: str, label: str) -> rx.Component:
     """One language choice; pressed when it is the current language."""
-    return rx.button(
+    return rx.button(  # type: ignore[no-any-return]
         label,
-        on_click=Session.set_language(code),
+        on_click=Session.set_language(code),  # type: ignore[operator]
         size="1",
         variant=rx.cond(Session.language == code, "solid", "soft"),
         color_scheme="amber",
@@ -27,7 +31,7 @@ def lang_button(code: str, label: str) -> rx.Component:
 def deck_chooser() -> rx.Component:
     """Deck design select (classic / four colours / large index), remembered per browser."""
     t = Session.t
-    return rx.select.root(
+    return rx.select.root(  # type: ignore[no-any-return]
         rx.select.trigger(aria_label=t["deck.label"], variant="soft", color_scheme="gray"),
         rx.select.content(
             rx.select.item(t["deck.classic"], value="classic"),
@@ -43,7 +47,7 @@ def deck_chooser() -> rx.Component:
 def top_bar() -> rx.Component:
     """Title (a link home), the deck chooser and the PT / ES switch."""
     t = Session.t
-    return rx.hstack(
+    return rx.hstack(  # type: ignore[no-any-return]
         rx.link(
             rx.hstack(
                 rx.text("♠♥", style={"color": "#ffd27f", "font_size": "1.3em", "white_space": "nowrap"}),
@@ -72,7 +76,7 @@ def top_bar() -> rx.Component:
 
 def page_shell(*children: Any) -> rx.Component:
     """The felt background, the top bar and a centred column for the page's content."""
-    return rx.box(
+    return rx.box(  # type: ignore[no-any-return]
         top_bar(),
         rx.box(
             *children,
@@ -116,17 +120,13 @@ def connection_notice() -> rx.Component:
     itself; the page comes back as it was (the hydrate on reconnect runs the page's on_load).
     The small pulsing "no wifi" icon of the default overlay stays.
     """
-    from reflex_base.components.memo import memo
-
     # memo: its own React component, so the connection-errors hook reads the provider above it
     # (as Reflex's default overlay does)
-    return rx.fragment(memo(_connection_notice)())
+    return rx.fragment(memo(_connection_notice)())  # type: ignore[no-any-return]
 
 
 def _connection_notice() -> rx.Component:
-    from reflex_components_core.core.banner import connection_pulser, has_connection_errors
-
-    return rx.fragment(
+    return rx.fragment(  # type: ignore[no-any-return]
         connection_pulser(),
         rx.cond(
             has_connection_errors,

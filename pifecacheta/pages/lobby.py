@@ -8,14 +8,17 @@ from pifecacheta.components.common import page_shell
 from pifecacheta.state.lobby import LobbyState
 from pifecacheta.state.session import Session
 
+# Reflex 0.10.1 exports its components (rx.box, rx.text, ...) untyped and types @rx.event
+# handlers as EventNamespace: hence the narrow ignores on component returns and handler calls.
+
 
 def _mode_choice(value: str, label_key: str, hint_key: str) -> rx.Component:
     t = Session.t
     chosen = LobbyState.mode == value
-    return rx.box(
+    return rx.box(  # type: ignore[no-any-return]
         rx.text(t[label_key], weight="bold", size="4"),
         rx.text(t[hint_key], size="2", style={"opacity": "0.85"}),
-        on_click=LobbyState.set_mode(value),
+        on_click=LobbyState.set_mode(value),  # type: ignore[operator]
         role="radio",
         aria_checked=rx.cond(chosen, "true", "false"),
         tab_index=0,

@@ -133,6 +133,16 @@ class TableUi:
     rematch_offered: bool = False
     rematch_voted: bool = False
     chat: list[ChatUi] = dataclasses.field(default_factory=list)
+    # What FIM DA RODADA and the end of the match say, decided here (:func:`choose_end_texts`):
+    # catalog keys the page translates, "" when that line is not shown.
+    round_title_key: str = "round.title"  # or "match.title": the match ended outside a round
+    result_banner_key: str = ""  # banner.louca (Pife) | banner.jump (Cacheta): went out of turn
+    result_headline_key: str = ""  # round.with_ten | round.went_out
+    result_taken_key: str = ""  # round.took_card_from | round.took_card (with result_has_taken)
+    no_winner_key: str = ""  # match.expired | match.no_winner: a finished match without a winner
+    end_reason_key: str = ""  # match.resigned | match.absence (with outcome_loser)
+    no_rematch_key: str = ""  # rematch.none.{resigned,absence,expired,left}: why no REVANCHE
+    has_rematch_votes: bool = False  # at least one seat agreed to a rematch
 
 
 def card_ui(card: Card, *, wilds: Iterable[Face] = (), taken: Card | None = None) -> CardUi:
@@ -207,7 +217,7 @@ def table_ui(snap: Any) -> TableUi:
         s.lives_lost = int(lost[n]) if n < len(lost) else 0
         s.out = mode == "cacheta" and n in out
         s.left = s.left or n in set(view.left)
-        # NA BOA is a claim about the round in play; FIM DA RODADA no longer shows it
+        # NA BOA is a claim about the round in play; FIM DA RODADA does not show it
         s.announced = n in set(view.announced) and phase in ("draw", "discard")
         s.dealer = n == view.dealer
         s.turn = view.turn is not None and n == view.turn and phase in ("draw", "discard")
@@ -275,7 +285,35 @@ def table_ui(snap: Any) -> TableUi:
             ui.outcome_winner = ui.seats[outcome.winner].name
         if getattr(outcome, "loser", None) is not None:
             ui.outcome_loser = ui.seats[outcome.loser].name
+
+    choose_end_texts(ui)
     return ui
+
+
+def choose_end_texts(ui: TableUi) -> None:
+    """Set ``ui``'s end-screen keys (``round_title_key`` ... ``has_rematch_votes``) from the
+    fields already set: which headline FIM DA RODADA and the end of the match show.
+
+    >>> ui = TableUi(mode="pife", match_over=True, has_result=True, result_out_of_turn=True)
+    >>> choose_end_texts(ui)
+    >>> ui.round_title_key, ui.result_banner_key, ui.result_headline_key
+    ('match.title', 'banner.louca', 'round.went_out')
+    """
+    ui.round_title_key = "match.title" if ui.match_over and not ui.round_over else "round.title"
+    if ui.has_result:
+        if ui.result_out_of_turn:
+            ui.result_banner_key = "banner.louca" if ui.mode == "pife" else "banner.jump"
+        ui.result_headline_key = "round.with_ten" if ui.result_with_ten else "round.went_out"
+        if ui.result_has_taken:
+            ui.result_taken_key = "round.took_card_from" if ui.result_discarder else "round.took_card"
+    if ui.has_outcome:
+        if not ui.outcome_winner and ui.match_over:
+            ui.no_winner_key = "match.expired" if ui.outcome_kind == "expired" else "match.no_winner"
+        if ui.outcome_kind in ("resigned", "absence"):
+            ui.end_reason_key = "match." + ui.outcome_kind
+        reason = ui.outcome_kind if ui.outcome_kind in ("resigned", "absence", "expired") else "left"
+        ui.no_rematch_key = "rematch.none." + reason
+    ui.has_rematch_votes = any(seat.rematch for seat in ui.seats)
 
 
 def _seat_from_info(info: Any, snap: Any) -> SeatUi:

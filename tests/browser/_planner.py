@@ -21,7 +21,16 @@ from pifecacheta.rules import (
 )
 
 
-def _score(card, hand, wilds) -> int:
+def least_connected(hand, wilds):
+    """The card of ``hand`` the greedy policy discards: the lowest :func:`connection_score`,
+    then the highest rank; ties broken by suit and deck mark."""
+    return min(hand, key=lambda c: (connection_score(c, hand, wilds), -c.rank, c.suit.value, c.deck))
+
+
+def connection_score(card, hand, wilds) -> int:
+    """How well ``card`` fits with the rest of ``hand``: 100 for a wild, else 2 per card of
+    the same rank in another suit and per card of the same suit one rank away, 1 per card of
+    the same suit two ranks away."""
     if card.face in wilds:
         return 100
     s = 0
@@ -53,7 +62,7 @@ def greedy_game(rules, seats: int, seed: int, *, max_turns: int = 60, announce: 
         except IllegalActionError:
             pass
         v = player_view(m, seat)
-        card = min(v.hand, key=lambda c: (_score(c, v.hand, v.wilds), -c.rank, c.suit.value, c.deck))
+        card = least_connected(v.hand, v.wilds)
         m = apply(m, seat, Discard(card))
         log.append((seat, Discard(card)))
         if m.round.phase is not Phase.DRAW:

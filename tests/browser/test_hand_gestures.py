@@ -1,7 +1,7 @@
 """The hand on a phone: a tap selects in the browser alone, and a double tap at human pace
 discards the card under the finger.
 
-The selected card lives in the browser (pages/table.py: SELECTED), so a tap sends nothing to
+The selected card lives in the browser (components/table/shared.py: SELECTED), so a tap sends nothing to
 the server. Selecting swaps the status line's discard hint for a shorter one; that line once
 shrank and moved the whole hand up, so the second tap of a double tap landed on the card of
 the next row, which was discarded instead; a refusal shown above the hand did the same when
@@ -10,13 +10,13 @@ the first tap dismissed it.
 
 from __future__ import annotations
 
+from _flows import start_two
 from _replay import hand
 from playwright.sync_api import expect
-from test_table import _start_two
 
 
 def test_tap_and_double_tap_on_a_phone(app_harness, new_page):
-    a, b = _start_two(new_page, app_harness, "cacheta7", 11, b_size=(390, 844))
+    a, b = start_two(new_page, app_harness, "cacheta7", 11, b_size=(390, 844))
     a.get_by_role("button", name="COMEÇAR").click()
     b.get_by_role("button", name="COMPRAR", exact=True).click()  # Bruno plays first
     expect(hand(b)).to_have_count(10)

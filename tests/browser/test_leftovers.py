@@ -19,11 +19,10 @@ import os
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from _planner import _score
+from _flows import create_table, fast_bots, in_process_service, join_table, shots, simple_turn
+from _planner import least_connected
 from _replay import hand, wait_my_turn
 from playwright.sync_api import Page, expect
-from test_match_life import _fast_bots, _in_process_service, _shots, _simple_turn
-from test_table import _create, _join
 
 from pifecacheta.rules import Discard, Draw, GoOut, IllegalActionError, NextRound, Phase
 
@@ -32,7 +31,7 @@ FORA_SEED = 8  # Cacheta 7, Ana + Bruno + Carmen + Tito: Ana FORA after 5 rounds
 
 
 def _service():
-    svc = _in_process_service()
+    svc = in_process_service()
     if svc is None:
         pytest.skip("the app's service is not in this process")
     return svc
@@ -40,7 +39,7 @@ def _service():
 
 def test_refused_sit_says_why_in_the_waiting_room(app_harness, new_page, shot):
     a = new_page()
-    _create(a, app_harness.frontend_url, "Ana", "pife")
+    create_table(a, app_harness.frontend_url, "Ana", "pife")
     for locale, sit, text in (
         ("pt-BR", "SENTAR À MESA", "Escolha um nome de 1 a 24 letras."),
         ("es-AR", "SENTARSE A LA MESA", "Elige un nombre de 1 a 24 letras."),
@@ -87,7 +86,7 @@ def _age_lobby(code: str, days: float) -> None:
 def test_lobby_table_expires_after_seven_days(app_harness, new_page, code_of, shot):
     svc = _service()
     a = new_page()
-    _create(a, app_harness.frontend_url, "Ana", "cacheta10")
+    create_table(a, app_harness.frontend_url, "Ana", "cacheta10")
     code = code_of(a)
     expect(a.get_by_role("button", name="COMEÇAR")).to_be_visible()
     # 6.9 days back in the database, the rest on the sweep's clock: the app's own sweeper (the
@@ -158,7 +157,7 @@ def _play_until_ana_is_out(svc, code: str, ana, bruno) -> None:
                 except IllegalActionError:
                     pass
             cards, wilds = mine.hand, mine.wilds
-            card = min(cards, key=lambda c: (_score(c, cards, wilds), -c.rank, c.suit.value, c.deck))
+            card = least_connected(cards, wilds)
             _act(svc, code, who, Discard(card))
         else:
             svc.bot_step(code)
@@ -171,9 +170,9 @@ def test_fora_player_leaves_the_table_and_the_others_play_on(app_harness, new_pa
     svc = _service()
     os.environ["PIFECACHETA_FIXED_SEED"] = str(FORA_SEED)
     a = new_page()
-    _create(a, app_harness.frontend_url, "Ana", "cacheta7")
+    create_table(a, app_harness.frontend_url, "Ana", "cacheta7")
     b = new_page()
-    _join(b, a.url, "Bruno")
+    join_table(b, a.url, "Bruno")
     expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
     a.locator("#add-bots").click()
     expect(a.locator(".lobby-seat").filter(has_text="Tito")).to_be_visible()
@@ -198,7 +197,7 @@ def test_fora_player_leaves_the_table_and_the_others_play_on(app_harness, new_pa
     dialog = a.get_by_role("alertdialog")
     expect(dialog).to_contain_text("Sair da mesa?")
     expect(dialog).to_contain_text("a partida continua para os outros")
-    _shots(a, shot, "leave_table_confirm")
+    shots(a, shot, "leave_table_confirm")
     a.locator("#confirm-leave-table-cancel").click()  # cancelling changes nothing
     expect(dialog).to_have_count(0)
     expect(a.locator('.seat[data-seat="0"]')).not_to_contain_text("Saiu")
@@ -215,10 +214,10 @@ def test_fora_player_leaves_the_table_and_the_others_play_on(app_harness, new_pa
     # of the app's sweeper, may still be landing in the log after it on a loaded machine)
     assert [e for e in svc.action_log(code) if e["seat"] == 0][-1]["action"] == {"type": "leave_table"}
     # the others play on: Bruno's turn comes round (the bots move) and he plays it
-    with _fast_bots():
+    with fast_bots():
         wait_my_turn(b)
-        _simple_turn(b)
+        simple_turn(b)
     snap = svc.snapshot(code, None)
     assert snap.status == "playing" and snap.view.outcome is None
     assert [s.left for s in snap.seats] == [True, False, False, False]
-    _shots(a, shot, "leave_table_after")
+    shots(a, shot, "leave_table_after")

@@ -16,78 +16,25 @@ from __future__ import annotations
 
 import contextlib
 import os
-import threading
 import time
 from collections.abc import Iterator
 from datetime import timedelta
 
 import sqlalchemy as sa
-from _planner import _score, find_seed
+from _flows import create_table, fast_bots, in_process_service, join_table, shots, simple_turn, start_two
+from _planner import find_seed
 from _replay import hand, play
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from test_table import _create, _join, _start_two
 
 from pifecacheta.rules import PIFE
-from pifecacheta.rules.cards import Card
-from pifecacheta.rules.solver import best_go_out
-
-SIZES = ((390, 844), (1366, 900))
-
-
-def _shots(page: Page, shot, name: str) -> None:
-    """``screenshots/<name>_390.png`` and ``<name>_1366.png``; restores the viewport."""
-    size = page.viewport_size
-    for w, h in SIZES:
-        page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_timeout(200)
-        shot(page, f"{name}_{w}")
-    page.set_viewport_size(size)
-
-
-def _in_process_service():
-    """The app's TableService when AppHarness runs the backend in this process, else None."""
-    from pifecacheta.service import get_service
-
-    svc = get_service()
-    return svc if svc._listeners else None  # the app registered its live-update listener
-
-
-@contextlib.contextmanager
-def _fast_bots(round_over_delay: float = 2.0) -> Iterator[bool]:
-    """Bots act as soon as it is their turn (the sweeper's ``drive_once`` in a loop); FIM DA
-    RODADA of a bots-only round closes after ``round_over_delay`` s. Yields False when the app's
-    service is not reachable from this process (then the app's own sweeper drives, slower)."""
-    from pifecacheta.sweeper import drive_once
-
-    svc = _in_process_service()
-    if svc is None:
-        yield False
-        return
-    old = svc.round_over_delay
-    svc.round_over_delay = round_over_delay
-    stop = threading.Event()
-
-    def loop() -> None:
-        while not stop.is_set():
-            if not drive_once(svc):
-                stop.wait(0.02)
-
-    t = threading.Thread(target=loop, daemon=True)
-    t.start()
-    try:
-        yield True
-    finally:
-        stop.set()
-        t.join(5)
-        svc.round_over_delay = old
 
 
 @contextlib.contextmanager
 def _clock_stopped() -> Iterator[None]:
     """The app's service reads one fixed time meanwhile (when it runs in this process), so what it
     counts per time window does not depend on how fast the machine gets the clicks through."""
-    svc = _in_process_service()
+    svc = in_process_service()
     if svc is None:
         yield
         return
@@ -103,30 +50,12 @@ def _clock_stopped() -> Iterator[None]:
 def _with_bots(new_page, app_harness, mode_id: str, seed: int, *, size=(1366, 900)) -> Page:
     os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
     a = new_page(width=size[0], height=size[1])
-    _create(a, app_harness.frontend_url, "Ana", mode_id)
+    create_table(a, app_harness.frontend_url, "Ana", mode_id)
     a.get_by_role("button", name="COMPLETAR COM ROBÔS").click()
     expect(a.locator(".lobby-seat").filter(has_text="Luna")).to_be_visible()
     a.get_by_role("button", name="COMEÇAR").click()
     expect(a.locator(".seat")).to_have_count(4)
     return a
-
-
-def _simple_turn(page: Page) -> None:
-    """COMPRAR; BATER when the ten cards go out; else discard the least connected card."""
-    page.get_by_role("button", name="COMPRAR", exact=True).click()
-    expect(hand(page)).to_have_count(10)
-    cards = [Card.parse(i[len("card-") :]) for i in hand(page).evaluate_all("els => els.map(e => e.id)")]
-    wild = Card.parse(page.get_by_test_id("wild").locator("[data-card]").get_attribute("data-card"))
-    wilds = frozenset({wild.face})
-    if best_go_out(cards, wilds=wilds) is not None:
-        page.get_by_role("button", name="BATER", exact=True).click()
-        expect(page.locator("#round-title")).to_be_visible()
-        return
-    card = min(cards, key=lambda c: (_score(c, cards, wilds), -c.rank, c.suit.value, c.deck))
-    page.locator(f'[id="card-{card}"]').dblclick()
-    # the card leaves the hand: 9 cards left, or none shown when a bot jumped on it and Ana,
-    # FORA now, is no longer dealt in (a bots-only FIM DA RODADA may already have closed)
-    expect(page.locator(f'#hand [id="card-{card}"]')).to_have_count(0)
 
 
 def _i_am_out(page: Page) -> bool:
@@ -141,7 +70,7 @@ def test_one_person_against_three_bots_to_the_winner(app_harness, new_page, shot
     draw = a.get_by_role("button", name="COMPRAR", exact=True, disabled=False)
     rounds = auto_closed = 0
     shot_round = False
-    with _fast_bots() as fast:
+    with fast_bots() as fast:
         deadline = time.monotonic() + 150
         while True:
             assert time.monotonic() < deadline, f"match not over after {rounds} rounds"
@@ -149,7 +78,7 @@ def test_one_person_against_three_bots_to_the_winner(app_harness, new_page, shot
             if draw.count():
                 # Ana's draw turn: it stays until she acts (a jump on a discard happens inside
                 # that discard, never during the next player's draw turn)
-                _simple_turn(a)
+                simple_turn(a)
                 continue
             # FIM DA RODADA of a bots-only round closes by itself 2 s after the go-out (counted on
             # the server, so less on a page that got it late): it may be gone already, so its
@@ -170,7 +99,7 @@ def test_one_person_against_three_bots_to_the_winner(app_harness, new_page, shot
             # Ana still plays: FIM DA RODADA waits for her PRÓXIMA RODADA
             expect(a.locator("#lives .lives-row")).to_have_count(4)
             if not shot_round:
-                _shots(a, shot, "life_round_over")
+                shots(a, shot, "life_round_over")
                 shot_round = True
             a.get_by_role("button", name="PRÓXIMA RODADA").click()
             expect(title.filter(has_text="FIM DA RODADA")).to_have_count(0)
@@ -186,11 +115,11 @@ def test_one_person_against_three_bots_to_the_winner(app_harness, new_page, shot
     expect(a.locator("#rematch-votes")).to_have_count(0)  # nobody agreed yet: no empty list
     if fast and _i_am_out(a):
         # the page may miss a bots-only FIM DA RODADA that it got late; the log never does
-        log = _in_process_service().action_log(a.url.rstrip("/").rsplit("/", 1)[-1])
+        log = in_process_service().action_log(a.url.rstrip("/").rsplit("/", 1)[-1])
         closed = [e for e in log if e["action"]["type"] == "next_round" and e["actor"].startswith("bot:")]
         assert closed, "no bots-only FIM DA RODADA closed by itself"
         assert auto_closed <= len(closed)  # each one the page saw close was a bot's next_round
-    _shots(a, shot, "life_match_over")
+    shots(a, shot, "life_match_over")
 
 
 def _age_table(code: str, hours: float) -> None:
@@ -216,7 +145,7 @@ def _age_table(code: str, hours: float) -> None:
 def test_absence_claim_after_48_hours(app_harness, new_page, code_of, shot):
     """Seed 000 line 72: the player to move (Bruno) does nothing for 49 h; Ana may end the match
     by ENCERRAR POR AUSÊNCIA; Bruno loses, no REVANCHE (line 70)."""
-    a, b = _start_two(new_page, app_harness, "cacheta7", 11)
+    a, b = start_two(new_page, app_harness, "cacheta7", 11)
     a.get_by_role("button", name="COMEÇAR").click()
     expect(b.get_by_role("button", name="COMPRAR", exact=True)).to_be_enabled()  # Bruno to play
     expect(a.locator("#claim-button")).to_have_count(0)
@@ -231,10 +160,10 @@ def test_absence_claim_after_48_hours(app_harness, new_page, code_of, shot):
     expect(a.locator("#absence-hint")).to_have_text("Bruno está há mais de 48 horas sem jogar.")
     expect(b.locator("#hand [data-card]")).to_have_count(9)
     expect(b.locator("#claim-button")).to_have_count(0)  # not against oneself
-    _shots(a, shot, "absence_claim")
+    shots(a, shot, "absence_claim")
     a.locator("#claim-button").click()
     expect(a.get_by_role("alertdialog")).to_contain_text("Bruno perde e a partida acaba.")
-    _shots(a, shot, "absence_confirm")
+    shots(a, shot, "absence_confirm")
     a.locator("#confirm-claim-ok").click()
     for p in (a, b):
         expect(p.locator("#round-title")).to_have_text("FIM DA PARTIDA")
@@ -245,13 +174,13 @@ def test_absence_claim_after_48_hours(app_harness, new_page, code_of, shot):
             "Sem revanche depois de uma partida encerrada por ausência."
         )
     expect(a.get_by_role("alertdialog")).to_have_count(0)
-    _shots(b, shot, "absence_over")
+    shots(b, shot, "absence_over")
 
 
 def _three(new_page, app_harness, mode_id: str, seed: int) -> tuple[Page, Page, Page]:
-    a, b = _start_two(new_page, app_harness, mode_id, seed)
+    a, b = start_two(new_page, app_harness, mode_id, seed)
     c = new_page(width=390, height=844)
-    _join(c, a.url, "Carla")
+    join_table(c, a.url, "Carla")
     expect(a.locator(".lobby-seat").filter(has_text="Carla")).to_be_visible()
     a.get_by_role("button", name="COMEÇAR").click()
     for p in (a, b, c):
@@ -266,7 +195,7 @@ def test_resign_with_confirmation_pife(app_harness, new_page, shot):
     b.locator("#resign-button").click()
     dialog = b.get_by_role("alertdialog")
     expect(dialog).to_contain_text("Desistir da partida?")
-    _shots(b, shot, "resign_confirm")
+    shots(b, shot, "resign_confirm")
     b.locator("#confirm-resign-cancel").click()
     expect(dialog).to_have_count(0)
     expect(hand(b)).to_have_count(9)
@@ -280,7 +209,7 @@ def test_resign_with_confirmation_pife(app_harness, new_page, shot):
         expect(p.get_by_role("button", name="REVANCHE")).to_have_count(0)
     expect(b.locator("#resign-button")).to_have_count(0)
     expect(b.locator("#pause-button")).to_have_count(0)
-    _shots(c, shot, "resign_over")
+    shots(c, shot, "resign_over")
 
 
 def test_leave_game_from_pause_menu_cacheta(app_harness, new_page, shot):
@@ -291,7 +220,7 @@ def test_leave_game_from_pause_menu_cacheta(app_harness, new_page, shot):
     title = a.locator("#round-title")
     draw = a.get_by_role("button", name="COMPRAR", exact=True, disabled=False)
     played_round = False
-    with _fast_bots():
+    with fast_bots():
         deadline = time.monotonic() + 60
         # play simple moves until one round is over and it is Ana's turn in a later round
         while True:
@@ -304,7 +233,7 @@ def test_leave_game_from_pause_menu_cacheta(app_harness, new_page, shot):
             elif played_round:
                 break
             else:
-                _simple_turn(a)
+                simple_turn(a)
         # Ana's turn: the bots wait for her, the lives stay as they are
         lives = [int(x) for x in a.locator(".seat .seat-lives").all_inner_texts()]
         bots = ("Carmen", "Tito", "Luna")
@@ -315,13 +244,13 @@ def test_leave_game_from_pause_menu_cacheta(app_harness, new_page, shot):
         # the pause menu: CONTINUAR closes it and nothing happens
         a.locator("#pause-button").click()
         expect(a.get_by_role("dialog")).to_contain_text("A partida fica guardada")
-        _shots(a, shot, "pause_menu")
+        shots(a, shot, "pause_menu")
         a.get_by_role("button", name="CONTINUAR").click()
         expect(a.get_by_role("dialog")).to_have_count(0)
         a.locator("#pause-button").click()
         a.get_by_role("dialog").get_by_role("button", name="SAIR DO JOGO").click()
         expect(a.get_by_role("alertdialog")).to_contain_text("conta como desistência")
-        _shots(a, shot, "leave_game_confirm")
+        shots(a, shot, "leave_game_confirm")
         a.locator("#confirm-leave-game-ok").click()
         expect(a.locator("#name-input")).to_be_visible()
         assert "/mesa/" not in a.url
@@ -335,14 +264,14 @@ def test_leave_game_from_pause_menu_cacheta(app_harness, new_page, shot):
         "Sem revanche: a partida acabou porque alguém saiu do jogo."
     )
     expect(a.locator("#pause-button")).to_have_count(0)
-    _shots(a, shot, "leave_game_over")
+    shots(a, shot, "leave_game_over")
 
 
 def test_rematch_after_pife_at_the_same_table(app_harness, new_page, code_of, shot):
     """Seed 000 line 70: a normal end (Pife, first go-out); both press REVANCHE; a new match
     starts at the same table."""
     seed, final, log = find_seed(PIFE, 2, out_of_turn=False, max_actions=30)
-    a, b = _start_two(new_page, app_harness, "pife", seed)
+    a, b = start_two(new_page, app_harness, "pife", seed)
     a.get_by_role("button", name="COMEÇAR").click()
     code = code_of(a)
     s = new_page(width=390, height=844)  # opens the link after the start: watches
@@ -363,12 +292,12 @@ def test_rematch_after_pife_at_the_same_table(app_harness, new_page, code_of, sh
     expect(s.locator("#winner")).to_have_text(f"{wname} venceu a partida!")
     expect(s.get_by_role("button", name="REVANCHE")).to_have_count(0)
     expect(s.get_by_role("link", name="NOVA MESA")).to_have_attribute("href", "/")
-    _shots(s, shot, "match_over_spectator")
+    shots(s, shot, "match_over_spectator")
     a.get_by_role("button", name="REVANCHE").click()
     expect(a.get_by_role("button", name="REVANCHE")).to_be_disabled()
     expect(a.get_by_text("Você topou a revanche. Esperando os outros.")).to_be_visible()
     expect(b.locator("#rematch-votes .rematch-vote")).to_have_text(["Ana"])
-    _shots(b, shot, "rematch_vote")
+    shots(b, shot, "rematch_vote")
     b.get_by_role("button", name="REVANCHE").click()
     for p in (a, b):
         expect(p.locator("#round-title")).to_have_count(0)
@@ -380,7 +309,7 @@ def test_rematch_after_pife_at_the_same_table(app_harness, new_page, code_of, sh
 def test_chat_players_spectators_markup_and_limits(app_harness, new_page, shot):
     """Seed 000 line 74: seated players write, spectators read (also messages sent before they
     arrived); markup is shown as text; too long / too fast is refused with a clear message."""
-    a, b = _start_two(new_page, app_harness, "cacheta10", 31, b_size=(390, 844), b_locale="es-AR")
+    a, b = start_two(new_page, app_harness, "cacheta10", 31, b_size=(390, 844), b_locale="es-AR")
     a.get_by_role("button", name="COMEÇAR").click()
     expect(hand(a)).to_have_count(9)
     evil = "<b>x</b><script>window.__pwned=1</script><img src=x onerror=window.__pwned=2>"
@@ -413,7 +342,7 @@ def test_chat_players_spectators_markup_and_limits(app_harness, new_page, shot):
     expect(a.locator("#chat-message")).to_have_text("Mensagem longa demais (até 200 letras).")
     expect(a.locator("#chat-input")).to_have_value("y" * 201)
     expect(a.locator("#chat .chat-line")).to_have_count(2)
-    _shots(a, shot, "chat_too_long")
+    shots(a, shot, "chat_too_long")
     # rate limit: at most 5 lines in 10 s; lines go out until one is refused. The service's
     # clock stands still meanwhile: on a slow machine six sends could otherwise spread over
     # more than 10 s, and the sixth would go out too
@@ -435,5 +364,5 @@ def test_chat_players_spectators_markup_and_limits(app_harness, new_page, shot):
     assert 4 <= sent <= 5, sent  # Ana's first line may or may not still count
     expect(a.locator("#chat-input")).to_have_value(f"linha {sent}")
     expect(s.locator("#chat .chat-line")).to_have_count(2 + sent)
-    _shots(s, shot, "chat_spectator")
-    _shots(b, shot, "chat_player_es")
+    shots(s, shot, "chat_spectator")
+    shots(b, shot, "chat_player_es")

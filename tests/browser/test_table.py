@@ -2,45 +2,22 @@
 
 from __future__ import annotations
 
-import os
 import re
 
+from _flows import start_two
 from _planner import find_seed
 from _replay import BUTTONS, hand, play, wait_my_turn
 from playwright.sync_api import expect
 
 from pifecacheta.rules import CACHETA_7, PIFE, AnnounceOneAway, Discard, Draw, GoOut
 
-
-def _create(page, url, name, mode_id):
-    page.goto(url)
-    page.locator("#name-input").fill(name)
-    page.locator(f"#mode-{mode_id}").click()
-    page.get_by_role("button", name="CRIAR MESA").click()
-    page.wait_for_url("**/mesa/**")
-    expect(page.locator("#invite-url")).to_have_value(page.url)
-
-
-def _join(page, url, name, lang="pt"):
-    page.goto(url)
-    sit = "SENTAR À MESA" if lang == "pt" else "SENTARSE A LA MESA"
-    page.locator("#join-name").fill(name)
-    page.get_by_role("button", name=sit).click()
-
-
-def _start_two(new_page, app_harness, mode_id, seed, *, b_size=(1366, 900), b_locale="pt-BR"):
-    os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
-    a = new_page()
-    _create(a, app_harness.frontend_url, "Ana", mode_id)
-    b = new_page(width=b_size[0], height=b_size[1], locale=b_locale)
-    _join(b, a.url, "Bruno", "es" if b_locale.startswith("es") else "pt")
-    expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
-    return a, b
+# test_reconnect.py and test_read_failure.py import it from here
+_start_two = start_two
 
 
 def test_cacheta_round_between_two_browsers(app_harness, new_page, shot, shots_all):
     seed, final, log = find_seed(CACHETA_7, 2, out_of_turn=False, max_actions=14)
-    a, b = _start_two(new_page, app_harness, "cacheta7", seed, b_size=(390, 844), b_locale="es-AR")
+    a, b = start_two(new_page, app_harness, "cacheta7", seed, b_size=(390, 844), b_locale="es-AR")
     shot(a, "waiting_room_1366_pt")
     shot(b, "waiting_room_390_es")
     a.get_by_role("button", name="COMEÇAR").click()
@@ -98,7 +75,7 @@ def test_cacheta_round_between_two_browsers(app_harness, new_page, shot, shots_a
 
 def test_pife_won_with_the_louca(app_harness, new_page, shot):
     seed, final, log = find_seed(PIFE, 2, out_of_turn=True, max_actions=40)
-    a, b = _start_two(new_page, app_harness, "pife", seed)
+    a, b = start_two(new_page, app_harness, "pife", seed)
     a.get_by_role("button", name="COMEÇAR").click()
     pages = {0: a, 1: b}
     for seat, action in log[:-1]:
@@ -121,7 +98,7 @@ def test_pife_won_with_the_louca(app_harness, new_page, shot):
 def test_cacheta_na_boa_and_jump_the_queue(app_harness, new_page, shot):
     """NA BOA, then the other player's discard makes the announcer go out out of turn."""
     seed, final, log = find_seed(CACHETA_7, 2, out_of_turn=True, max_actions=40, announce=True)
-    a, b = _start_two(new_page, app_harness, "cacheta7", seed)
+    a, b = start_two(new_page, app_harness, "cacheta7", seed)
     a.get_by_role("button", name="COMEÇAR").click()
     pages = {0: a, 1: b}
     for seat, action in log:
@@ -139,7 +116,7 @@ def test_cacheta_na_boa_and_jump_the_queue(app_harness, new_page, shot):
 
 
 def test_spectator_refusal_and_language(app_harness, new_page, shot):
-    a, b = _start_two(new_page, app_harness, "cacheta10", 7)
+    a, b = start_two(new_page, app_harness, "cacheta10", 7)
     a.get_by_role("button", name="COMEÇAR").click()
     # A spectator arriving after the start sees the table but no hand and no action buttons.
     s = new_page(width=390, height=844)

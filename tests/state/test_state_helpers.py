@@ -37,7 +37,7 @@ def test_service_refusals_have_messages_in_both_languages():
 
 def test_every_key_used_by_the_pages_is_in_the_catalog():
     used: set[str] = set()
-    for path in list((PKG / "pages").glob("*.py")) + list((PKG / "components").glob("*.py")):
+    for path in list((PKG / "pages").rglob("*.py")) + list((PKG / "components").rglob("*.py")):
         used |= set(re.findall(r'\b[Tt]\["([\w.]+)"\]', path.read_text()))
     assert len(used) > 40
     missing = used - set(i18n.catalog("pt"))

@@ -135,3 +135,62 @@ def test_pife_louca_then_match_over_with_winner(svc, monkeypatch):
     ui = table_ui(svc.snapshot(code, ana))
     assert ui.match_over and ui.has_outcome and ui.outcome_winner == winner and ui.status == "finished"
     assert not ui.can_next_round and ui.rematch_offered
+
+
+def test_the_end_screen_keys_follow_the_round_and_the_match(svc, monkeypatch):
+    from pifecacheta.rules import NextRound
+
+    code, ana, bruno, final = _replay_planned(svc, PIFE, out_of_turn=True, monkeypatch=monkeypatch)
+    ui = table_ui(svc.snapshot(code, bruno))
+    assert ui.round_title_key == "round.title" and ui.result_banner_key == "banner.louca"
+    assert ui.result_headline_key in ("round.with_ten", "round.went_out")
+    assert ui.result_headline_key == ("round.with_ten" if ui.result_with_ten else "round.went_out")
+    assert ui.result_taken_key == ("round.took_card_from" if ui.result_discarder else "round.took_card")
+    assert ui.no_winner_key == ui.end_reason_key == "" and not ui.has_rematch_votes
+    svc.act(code, bruno, NextRound(), expected_version=ui.version)
+    ui = table_ui(svc.snapshot(code, ana))
+    assert ui.match_over and ui.outcome_winner and ui.no_winner_key == "" and ui.end_reason_key == ""
+    assert ui.no_rematch_key == "rematch.none.left" and not ui.has_rematch_votes
+    svc.vote_rematch(code, ana)
+    ui = table_ui(svc.snapshot(code, bruno))
+    assert ui.has_rematch_votes and [s.rematch for s in ui.seats] == [True, False]
+
+
+def test_the_end_screen_keys_of_a_match_without_a_winner():
+    from pifecacheta.state.view_model import SeatUi, TableUi, choose_end_texts
+
+    for kind, no_winner, reason, no_rematch in (
+        ("resigned", "match.no_winner", "match.resigned", "rematch.none.resigned"),
+        ("absence", "match.no_winner", "match.absence", "rematch.none.absence"),
+        ("expired", "match.expired", "", "rematch.none.expired"),
+        ("gone_out", "match.no_winner", "", "rematch.none.left"),
+    ):
+        ui = TableUi(match_over=True, has_outcome=True, outcome_kind=kind, seats=[SeatUi(), SeatUi()])
+        choose_end_texts(ui)
+        assert (ui.round_title_key, ui.no_winner_key, ui.end_reason_key, ui.no_rematch_key) == (
+            "match.title",
+            no_winner,
+            reason,
+            no_rematch,
+        )
+        assert ui.result_banner_key == ui.result_headline_key == "" and not ui.has_rematch_votes
+    ui = TableUi(round_over=True, match_over=True, has_result=True, result_out_of_turn=True, mode="cacheta")
+    choose_end_texts(ui)
+    assert ui.round_title_key == "round.title" and ui.result_banner_key == "banner.jump"
+
+
+def test_every_end_screen_key_is_in_both_catalogs():
+    import re
+    from pathlib import Path
+
+    from pifecacheta import i18n
+    from pifecacheta.state import view_model
+
+    source = Path(view_model.__file__).read_text()
+    keys = set(re.findall(r'"((?:round|match|banner|rematch\.none)\.[\w.]+)"', source))
+    keys |= {"match.resigned", "match.absence"} | {
+        f"rematch.none.{k}" for k in ("resigned", "absence", "expired", "left")
+    }
+    assert len(keys) >= 12
+    for lang in i18n.LANGUAGES:
+        assert keys <= set(i18n.catalog(lang)), keys - set(i18n.catalog(lang))

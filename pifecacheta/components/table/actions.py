@@ -1,0 +1,82 @@
+"""What the viewer can do now: the status line and the buttons COMPRAR, PEGAR, BATER, NA BOA."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from pifecacheta.components.table.shared import SELECTED, UI, T, fill
+from pifecacheta.state.table import TableState
+
+
+def status_line() -> rx.Component:
+    """Whose turn it is and what to do (``#status-line``): spectator, out, draw, discard, wait."""
+    text = rx.cond(
+        ~UI.is_player,
+        T["turn.spectator"],
+        rx.cond(
+            UI.i_am_out,
+            T["turn.out"],
+            rx.cond(
+                UI.can_draw,
+                T["turn.draw"],
+                rx.cond(
+                    UI.can_discard,
+                    rx.cond(SELECTED.value != "", T["turn.selected"], T["turn.discard"]),
+                    fill("turn.other", UI.turn_name),
+                ),
+            ),
+        ),
+    )
+    cell = {"grid_area": "1 / 1", "text_align": "center", "min_height": "1.5em"}
+    # Selecting a card swaps the discard hint for a shorter one; the hand below must not move
+    # up meanwhile (on a phone the second tap of a double tap would land on the card under
+    # it). An invisible copy of the longer hint shares the grid cell, so the line keeps its
+    # height for the whole discard phase.
+    sizer = rx.text(
+        rx.cond(UI.can_discard, T["turn.discard"], ""),
+        size="3",
+        weight="medium",
+        aria_hidden="true",
+        style={**cell, "visibility": "hidden"},
+    )
+    line = rx.text(text, size="3", weight="medium", id="status-line", role="status", style=cell)
+    return rx.box(sizer, line, style={"display": "grid", "width": "100%"})  # type: ignore[no-any-return]
+
+
+def actions() -> rx.Component:
+    """COMPRAR, PEGAR DO LIXO, BATER, and NA BOA when the hand is one card away."""
+    return rx.flex(  # type: ignore[no-any-return]
+        rx.button(
+            T["btn.draw"],
+            on_click=TableState.draw(UI.version),  # type: ignore[operator]
+            disabled=~UI.can_draw,
+            color_scheme="amber",
+            size="3",
+        ),
+        rx.button(
+            T["btn.take"],
+            on_click=TableState.take(UI.version),  # type: ignore[operator]
+            disabled=~UI.can_draw | ~UI.has_discard,
+            color_scheme="amber",
+            size="3",
+        ),
+        rx.button(
+            T["btn.go_out"],
+            on_click=TableState.go_out(UI.version),  # type: ignore[operator]
+            disabled=~UI.can_go_out,  # enabled only when the hand can go out now
+            color_scheme="green",
+            size="3",
+        ),
+        rx.cond(
+            UI.can_announce,
+            rx.button(
+                T["btn.announce"],
+                on_click=TableState.announce(UI.version),  # type: ignore[operator]
+                color_scheme="orange",
+                size="3",
+            ),
+        ),
+        gap="0.5em",
+        wrap="wrap",
+        justify="center",
+    )

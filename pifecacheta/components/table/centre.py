@@ -1,0 +1,100 @@
+"""The middle of the felt: the stock with its count, the discard pile, the vira and the wild."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from pifecacheta.components.cards import card_back, card_face, empty_slot
+from pifecacheta.components.reflex_private import DnDDiv
+from pifecacheta.components.table.shared import SELECTED, UI, T
+from pifecacheta.state.table import TableState
+
+
+def _stock() -> rx.Component:
+    """The stock, face down: a tap draws (COMPRAR)."""
+    return rx.vstack(  # type: ignore[no-any-return]
+        rx.box(
+            card_back(size="lg"),
+            on_click=TableState.draw(UI.version),  # type: ignore[operator]
+            role="button",
+            aria_label=T["table.stock"] + " " + UI.stock_size.to_string(),
+            custom_attrs={"data-testid": "stock"},
+            style={"cursor": rx.cond(UI.can_draw, "pointer", "default")},
+        ),
+        rx.text(T["table.stock"], " · ", UI.stock_size, size="1"),
+        align="center",
+        spacing="1",
+    )
+
+
+def _pile() -> rx.Component:
+    """The discard pile with its top card: a tap takes it, or discards the selected card; a
+    card of the hand dropped on it is discarded."""
+    return rx.vstack(  # type: ignore[no-any-return]
+        DnDDiv.create(
+            rx.cond(
+                UI.has_discard, card_face(UI.discard_top, size="lg"), empty_slot(T["table.discard_empty"])
+            ),
+            # the card goes with the event, THEN the selection is cleared (the chain runs in order)
+            on_click=[
+                TableState.pile_click(UI.version, UI.phase, SELECTED.value),  # type: ignore[operator]
+                SELECTED.set_value(""),
+            ],
+            on_drag_over=rx.prevent_default,
+            on_drop=[
+                TableState.drop_on_pile(UI.version).prevent_default,  # type: ignore[operator]
+                SELECTED.set_value(""),
+            ],
+            role="button",
+            aria_label=T["table.discard"],
+            custom_attrs={"data-testid": "discard"},
+            style={
+                "cursor": "pointer",
+                "padding": "0.3em",
+                "border_radius": "0.6em",
+                "outline": rx.cond((SELECTED.value != "") & UI.can_discard, "3px dashed #ffd27f", "none"),
+            },
+        ),
+        rx.text(T["table.discard"], " · ", UI.discard_count, size="1"),
+        align="center",
+        spacing="1",
+    )
+
+
+def _vira() -> rx.Component:
+    """Cacheta: the vira and the wild it makes (nothing in Pife)."""
+    return rx.cond(  # type: ignore[no-any-return]
+        UI.has_vira,
+        rx.hstack(
+            rx.vstack(
+                card_face(UI.vira, size="sm"),
+                rx.text(T["table.vira"], size="1"),
+                align="center",
+                spacing="1",
+                custom_attrs={"data-testid": "vira"},
+            ),
+            rx.vstack(
+                card_face(UI.wild, size="sm"),
+                rx.text(T["table.wild"], size="1"),
+                align="center",
+                spacing="1",
+                custom_attrs={"data-testid": "wild"},
+            ),
+            spacing="2",
+        ),
+    )
+
+
+def centre() -> rx.Component:
+    """Stock with its count, the discard pile with its top card, the vira and the wild."""
+    return rx.hstack(  # type: ignore[no-any-return]
+        _stock(),
+        _pile(),
+        _vira(),
+        spacing="5",
+        justify="center",
+        align="end",
+        wrap="wrap",
+        padding="0.8em 0",
+        style={"font_size": rx.breakpoints(initial="16px", md="19px")},
+    )

@@ -1,0 +1,83 @@
+"""The table chat: seated players write, spectators read (seed 000 line 74)."""
+
+from __future__ import annotations
+
+import reflex as rx
+from reflex_base.vars import ObjectVar
+
+from pifecacheta.components.table.messages import is_chat_error, message_style
+from pifecacheta.components.table.shared import UI, WRAP_STYLE, T
+from pifecacheta.state.table import TableState
+from pifecacheta.state.view_model import ChatUi
+
+
+def chat_line(line: ObjectVar[ChatUi]) -> rx.Component:
+    """One chat line (a ``ChatUi`` Var); the text is rendered as a text node, never as markup
+    (seed 000 line 74)."""
+    return rx.text(  # type: ignore[no-any-return]
+        rx.text(line.name, ": ", as_="span", weight="bold"),
+        line.text,
+        size="2",
+        class_name="chat-line",
+        style=WRAP_STYLE,
+    )
+
+
+def _chat_form() -> rx.Component:
+    """The input and ENVIAR for a seated player; a spectator reads that it may only read."""
+    return rx.cond(  # type: ignore[no-any-return]
+        UI.is_player,
+        rx.form(
+            rx.hstack(
+                rx.input(
+                    name="text",
+                    id="chat-input",
+                    placeholder=T["chat.placeholder"],
+                    aria_label=T["chat.placeholder"],
+                    max_length=200,
+                    width="100%",
+                    size="1",
+                ),
+                rx.button(T["btn.send"], type="submit", size="1", variant="soft"),
+                width="100%",
+            ),
+            on_submit=TableState.send_chat,
+            reset_on_submit=False,
+            width="100%",
+        ),
+        rx.text(T["chat.spectator"], size="1", style={"opacity": "0.7"}),
+    )
+
+
+def _chat_refusal() -> rx.Component:
+    """A refused chat line (too long, too fast, empty, a spectator): said inside the chat box."""
+    return rx.cond(  # type: ignore[no-any-return]
+        is_chat_error(TableState.message),
+        rx.callout(
+            T[TableState.message],
+            color_scheme="red",
+            role="alert",
+            id="chat-message",
+            key=TableState.message_serial,
+            size="1",
+            width="100%",
+            on_click=TableState.clear_message(TableState.message_serial),  # type: ignore[operator]
+            style=message_style(),
+        ),
+    )
+
+
+def chat() -> rx.Component:
+    """The table chat (``#chat``): the lines, the form, and the chat's own refusals."""
+    return rx.vstack(  # type: ignore[no-any-return]
+        rx.text(T["chat.title"], weight="bold", size="2"),
+        rx.box(
+            rx.foreach(UI.chat, chat_line), style={"max_height": "8em", "overflow_y": "auto"}, width="100%"
+        ),
+        _chat_form(),
+        _chat_refusal(),
+        width="100%",
+        spacing="1",
+        id="chat",
+        style={"background": "rgba(0,0,0,0.22)", "border_radius": "0.8em", "padding": "0.5em 0.7em"},
+    )

@@ -1,0 +1,143 @@
+"""The buttons at the top right of the table, each asking first: DESISTIR, the pause menu
+(CONTINUAR / SAIR DO JOGO), ENCERRAR POR AUSÊNCIA and SAIR DA MESA (seed 000 line 72)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from pifecacheta.components.table.shared import UI, T, fill
+from pifecacheta.state.table import TableState
+
+
+def confirm(
+    trigger: rx.Component,
+    title: Any,
+    body: Any,
+    action_label: Any,
+    on_confirm: Any,
+    *,
+    dialog_id: str,
+    close_outer: bool = False,
+) -> rx.Component:
+    """An ``rx.alert_dialog`` asking before an irreversible act (DESISTIR, SAIR DO JOGO, ...).
+
+    ``trigger`` opens it; ``on_confirm`` runs on the red ``#<dialog_id>-ok`` button,
+    ``#<dialog_id>-cancel`` closes it. ``close_outer``: the confirm button also closes the
+    dialog it sits in (the pause menu), so no dialog stays open when the match ends and the
+    menu disappears.
+    """
+    action_button = rx.button(action_label, color_scheme="red", on_click=on_confirm, id=f"{dialog_id}-ok")
+    action = rx.alert_dialog.action(rx.dialog.close(action_button) if close_outer else action_button)
+    return rx.alert_dialog.root(  # type: ignore[no-any-return]
+        rx.alert_dialog.trigger(trigger),
+        rx.alert_dialog.content(
+            rx.alert_dialog.title(title),
+            rx.alert_dialog.description(body),
+            rx.flex(
+                rx.alert_dialog.cancel(
+                    rx.button(T["btn.cancel"], variant="soft", color_scheme="gray", id=f"{dialog_id}-cancel")
+                ),
+                action,
+                gap="0.75em",
+                justify="end",
+                margin_top="1em",
+            ),
+            max_width="26em",
+            id=dialog_id,
+        ),
+    )
+
+
+def pause_menu() -> rx.Component:
+    """The pause menu: CONTINUAR, or SAIR DO JOGO after a confirmation (seed 000 line 72).
+
+    Leaving the game mid-match counts as resigning; the player is then taken to the home page.
+    """
+    return rx.dialog.root(  # type: ignore[no-any-return]
+        rx.dialog.trigger(
+            rx.button(
+                rx.icon("pause", size=14),
+                T["menu.pause"],
+                size="1",
+                variant="soft",
+                color_scheme="gray",
+                id="pause-button",
+            )
+        ),
+        rx.dialog.content(
+            rx.dialog.title(T["menu.pause"]),
+            rx.dialog.description(T["pause.body"], size="2"),
+            rx.flex(
+                confirm(
+                    rx.button(T["btn.leave_game"], color_scheme="red", variant="soft"),
+                    T["confirm.leave_game.title"],
+                    T["confirm.leave_game.body"],
+                    T["btn.leave_game"],
+                    [TableState.resign(UI.version), rx.redirect("/")],  # type: ignore[operator]
+                    dialog_id="confirm-leave-game",
+                    close_outer=True,
+                ),
+                rx.dialog.close(rx.button(T["btn.continue"], color_scheme="amber")),
+                gap="0.75em",
+                justify="end",
+                wrap="wrap",
+                margin_top="1em",
+            ),
+            max_width="26em",
+            id="pause-menu",
+        ),
+    )
+
+
+def _resign() -> rx.Component:
+    """DESISTIR, after a confirmation."""
+    return confirm(
+        rx.button(T["btn.resign"], size="1", color_scheme="red", variant="soft", id="resign-button"),
+        T["confirm.resign.title"],
+        T["confirm.resign.body"],
+        T["btn.resign"],
+        TableState.resign(UI.version),  # type: ignore[operator]
+        dialog_id="confirm-resign",
+    )
+
+
+def _claim_absence() -> rx.Component:
+    """ENCERRAR POR AUSÊNCIA (the player whose turn it is has been away), after a confirmation."""
+    return confirm(
+        rx.button(T["btn.claim_absence"], size="1", color_scheme="red", variant="solid", id="claim-button"),
+        T["confirm.claim.title"],
+        fill("confirm.claim.body", UI.turn_name),
+        T["btn.claim_absence"],
+        TableState.claim_absence(UI.version),  # type: ignore[operator]
+        dialog_id="confirm-claim",
+    )
+
+
+def _leave_table() -> rx.Component:
+    """SAIR DA MESA for a player who is out (FORA) while the match goes on, after a confirmation."""
+    return confirm(
+        rx.button(T["btn.leave_table"], size="1", color_scheme="gray", variant="soft"),
+        T["confirm.leave_table.title"],
+        T["confirm.leave_table.body"],
+        T["btn.leave_table"],
+        TableState.leave_table(UI.version),  # type: ignore[operator]
+        dialog_id="confirm-leave-table",
+    )
+
+
+def extras() -> rx.Component:
+    """DESISTIR, the pause menu, ENCERRAR POR AUSÊNCIA and SAIR DA MESA (seed 000 line 72),
+    each shown only to whom it applies and asking for confirmation first."""
+    playing = UI.is_player & ~UI.i_am_out & ~UI.match_over
+    return rx.flex(  # type: ignore[no-any-return]
+        rx.cond(playing, _resign()),
+        rx.cond(playing, pause_menu()),
+        rx.cond(UI.absence_claimable & UI.is_player, _claim_absence()),
+        rx.cond(UI.i_am_out & ~UI.match_over, _leave_table()),
+        gap="0.5em",
+        justify="end",
+        align="center",
+        wrap="wrap",
+    )

@@ -1,0 +1,99 @@
+"""The viewer's hand: its cards (tap to select, double tap or drag to discard) and the sort toggle."""
+
+from __future__ import annotations
+
+import reflex as rx
+from reflex_base.vars import ObjectVar
+
+from pifecacheta.components.cards import card_face
+from pifecacheta.components.reflex_private import DnDDiv
+from pifecacheta.components.table.shared import DISMISSED, SELECTED, UI, T
+from pifecacheta.state.session import Session
+from pifecacheta.state.table import TableState
+from pifecacheta.state.view_model import CardUi
+
+
+def hand_card(card: ObjectVar[CardUi]) -> rx.Component:
+    """One card of the hand (a ``CardUi`` Var): a tap selects it (lifted), a double tap discards it.
+
+    The handlers sit on a box that never moves; only the face inside it is lifted. If the
+    element under the finger moved on the first tap, the second tap of a double tap (and the
+    browser's dblclick) could land on the card below it and discard that one instead.
+    """
+    selected = SELECTED.value == card.id
+    face = card_face(
+        card,
+        size="md",
+        id="card-" + card.id,  # type: ignore[operator]  # with data-card: the stable hooks of the tests
+        style={
+            "transform": rx.cond(selected, "translateY(-0.7em)", "none"),
+            "outline": rx.cond(
+                selected, "3px solid #ffd27f", rx.cond(card.taken, "2px solid #5fb3ff", "none")
+            ),
+            "transition": "transform 0.12s",
+        },
+    )
+    return DnDDiv.create(  # type: ignore[no-any-return]
+        face,
+        draggable=True,
+        on_drag_start=TableState.drag_start(card.id),  # type: ignore[operator]
+        # tap: select this card, or unselect it when it already is (browser only)
+        on_click=[
+            SELECTED.set_value(rx.cond(selected, "", card.id)),
+            DISMISSED.set_value(TableState.message_serial),
+        ],
+        on_double_click=[
+            SELECTED.set_value(""),
+            TableState.card_double(card.id, UI.version),  # type: ignore[operator]
+        ],
+        tab_index=0,
+        class_name="hand-card",
+        style={"cursor": "pointer", "flex_shrink": "0", "border_radius": "0.4em"},
+    )
+
+
+def _header() -> rx.Component:
+    """The hand's title (Sua mão) and the toggle between sorting by suit and by rank."""
+    return rx.hstack(  # type: ignore[no-any-return]
+        rx.text(T["hand.title"], weight="bold"),
+        rx.spacer(),
+        rx.button(
+            rx.cond(Session.by_rank, T["btn.sort_suit"], T["btn.sort_rank"]),
+            on_click=Session.toggle_sort,
+            size="1",
+            variant="soft",
+            color_scheme="gray",
+            id="sort-toggle",
+        ),
+        width="100%",
+        align="center",
+    )
+
+
+def hand() -> rx.Component:
+    """The viewer's hand (``#hand``), sorted as the viewer chose."""
+    return rx.vstack(  # type: ignore[no-any-return]
+        _header(),
+        rx.flex(
+            rx.cond(
+                Session.by_rank,
+                rx.foreach(UI.hand_by_rank, hand_card),
+                rx.foreach(UI.hand_by_suit, hand_card),
+            ),
+            wrap="wrap",
+            justify="center",
+            width="100%",
+            id="hand",
+            # rows further apart than the lift of a selected card (0.7em): a lifted card of the
+            # second row does not cover the card above it
+            style={"padding_top": "0.8em", "column_gap": "0.35em", "row_gap": "0.9em"},
+        ),
+        width="100%",
+        spacing="1",
+        style={
+            "background": "rgba(0,0,0,0.22)",
+            "border_radius": "0.8em",
+            "padding": "0.5em 0.6em 0.8em",
+            "font_size": rx.breakpoints(initial="16px", md="20px"),
+        },
+    )

@@ -1,0 +1,237 @@
+"""FIM DA RODADA and the end of the match: who went out and how, the melds, the lives, the
+winner or why the match ended, PRÓXIMA RODADA and REVANCHE (seed 000 lines 68-70)."""
+
+from __future__ import annotations
+
+import reflex as rx
+from reflex_base.vars import ObjectVar
+
+from pifecacheta.components.cards import card_face
+from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, fill, lives_word, new_table_link
+from pifecacheta.state.table import TableState
+from pifecacheta.state.view_model import MeldUi, SeatUi
+
+PANEL_STYLE: dict[str, str] = {
+    "padding": "1em",
+    "border_radius": "1em",
+    "background": "rgba(10,40,20,0.92)",
+    "border": "2px solid #ffd27f",
+    "width": "100%",
+    "max_width": "40em",
+    "margin": "0.5em auto",
+}
+
+
+def _meld(meld: ObjectVar[MeldUi]) -> rx.Component:
+    """One meld laid down by the winner (a ``MeldUi`` Var), in small cards."""
+    return rx.hstack(  # type: ignore[no-any-return]
+        rx.foreach(meld.cards, lambda c: card_face(c, size="sm")), spacing="1", class_name="meld"
+    )
+
+
+def _lives_row(seat: ObjectVar[SeatUi]) -> rx.Component:
+    """Cacheta: a seat's lives after the round, what it lost, and FORA."""
+    return rx.hstack(  # type: ignore[no-any-return]
+        rx.text(seat.name, weight="bold", class_name="seat-name", style={**NAME_STYLE, "width": "7em"}),
+        rx.text("♥ ", seat.lives, " ", lives_word(seat.lives)),
+        rx.cond(
+            seat.lives_lost > 0,  # type: ignore[operator]
+            rx.text("(−", seat.lives_lost, ")", style={"color": "#ffb4b4"}),
+        ),
+        rx.cond(seat.out, badge(T["badge.out"], "red")),
+        spacing="2",
+        align="center",
+        class_name="lives-row",
+    )
+
+
+def _rematch_vote(seat: ObjectVar[SeatUi]) -> rx.Component:
+    """The name of a seat that agreed to a rematch (nothing for the others)."""
+    return rx.cond(  # type: ignore[no-any-return]
+        seat.rematch,
+        badge(seat.name, "green", class_name="rematch-vote", style={**NAME_STYLE, "max_width": "12em"}),
+    )
+
+
+def _rematch_offer() -> rx.Component:
+    """REVANCHE for the players, who already agreed, and NOVA MESA for a spectator."""
+    return rx.vstack(  # type: ignore[no-any-return]
+        rx.cond(
+            UI.is_player,
+            rx.button(
+                T["btn.rematch"],
+                on_click=TableState.vote_rematch,
+                disabled=UI.rematch_voted,
+                size="3",
+                color_scheme="green",
+                id="rematch-button",
+            ),
+        ),
+        rx.cond(UI.rematch_voted, rx.text(T["rematch.waiting"], size="2")),
+        rx.cond(
+            UI.has_rematch_votes,
+            rx.hstack(
+                rx.text(T["rematch.votes"], ":", size="2"),
+                rx.foreach(UI.seats, _rematch_vote),
+                spacing="2",
+                wrap="wrap",
+                align="center",
+                id="rematch-votes",
+            ),
+        ),
+        # a spectator has no vote: it gets the way to a table of its own instead
+        rx.cond(~UI.is_player, new_table_link()),
+        spacing="2",
+    )
+
+
+def _no_rematch() -> rx.Component:
+    """Why there is no rematch (resigned, absence, expired, a player left), and NOVA MESA."""
+    return rx.vstack(  # type: ignore[no-any-return]
+        rx.cond(
+            UI.has_outcome,
+            rx.text(
+                T[UI.no_rematch_key],
+                size="2",
+                style={"opacity": "0.85"},
+                id="no-rematch",
+            ),
+        ),
+        new_table_link(),
+        spacing="2",
+    )
+
+
+def _rematch() -> rx.Component:
+    """REVANCHE at the end of a match (seed 000 line 70): who already agreed, or why there is none."""
+    return rx.cond(UI.rematch_offered, _rematch_offer(), _no_rematch())  # type: ignore[no-any-return]
+
+
+def _title() -> rx.Component:
+    """FIM DA RODADA, or FIM DA PARTIDA when the match ended outside a round."""
+    return rx.heading(  # type: ignore[no-any-return]
+        T[UI.round_title_key],
+        size="6",
+        id="round-title",
+    )
+
+
+def _banner() -> rx.Component:
+    """LOUCA (Pife) or FUROU A FILA (Cacheta): the winner went out on another player's discard."""
+    return rx.cond(  # type: ignore[no-any-return]
+        UI.result_out_of_turn,
+        rx.callout(
+            fill(UI.result_banner_key, UI.result_winner),
+            color_scheme="amber",
+            id="banner",
+            width="100%",
+        ),
+    )
+
+
+def _taken_card() -> rx.Component:
+    """The discard the winner went out with, and whose it was."""
+    return rx.cond(  # type: ignore[no-any-return]
+        UI.result_has_taken,
+        rx.hstack(
+            rx.text(
+                fill(UI.result_taken_key, UI.result_winner).replace("{from}", UI.result_discarder),
+                size="2",
+            ),
+            card_face(UI.result_taken, size="sm"),
+            align="center",
+            id="taken-card",
+        ),
+    )
+
+
+def _result() -> rx.Component:
+    """Who went out (with ten cards or not), the card taken, the melds and the last discard."""
+    return rx.cond(  # type: ignore[no-any-return]
+        UI.has_result,
+        rx.vstack(
+            rx.text(
+                fill(UI.result_headline_key, UI.result_winner),
+                size="4",
+                weight="bold",
+                id="went-out",
+            ),
+            _taken_card(),
+            rx.text(T["round.melds"], size="2"),
+            rx.flex(rx.foreach(UI.result_melds, _meld), wrap="wrap", gap="0.6em", id="melds"),
+            rx.cond(
+                UI.result_has_discard,
+                rx.hstack(
+                    rx.text(T["round.discarded"], size="2"),
+                    card_face(UI.result_discard, size="sm"),
+                    align="center",
+                ),
+            ),
+            spacing="2",
+            width="100%",
+        ),
+    )
+
+
+def _lives() -> rx.Component:
+    """Cacheta: every seat's lives after the round."""
+    return rx.cond(  # type: ignore[no-any-return]
+        UI.mode == "cacheta",
+        rx.vstack(
+            rx.text(T["round.lives"], weight="bold"),
+            rx.foreach(UI.seats, _lives_row),
+            spacing="1",
+            id="lives",
+        ),
+    )
+
+
+def _outcome() -> list[rx.Component]:
+    """The end of the match: its winner, or no winner; who resigned or was away."""
+    return [
+        rx.cond(
+            UI.has_outcome & (UI.outcome_winner != ""),
+            rx.text(
+                fill("match.winner", UI.outcome_winner),
+                size="5",
+                weight="bold",
+                id="winner",
+                style={"color": "#ffd27f"},
+            ),
+        ),
+        rx.cond(UI.no_winner_key != "", rx.text(T[UI.no_winner_key], size="4", id="no-winner")),
+        rx.cond(
+            UI.end_reason_key != "",
+            rx.text(fill(UI.end_reason_key, UI.outcome_loser), size="3", id="end-reason"),
+        ),
+    ]
+
+
+def _next_round() -> rx.Component:
+    """PRÓXIMA RODADA, for the players while the match goes on."""
+    return rx.cond(  # type: ignore[no-any-return]
+        UI.can_next_round,
+        rx.button(
+            T["btn.next_round"],
+            on_click=TableState.next_round(UI.version),  # type: ignore[operator]
+            size="4",
+            color_scheme="amber",
+        ),
+    )
+
+
+def round_over_panel() -> rx.Component:
+    """FIM DA RODADA: who went out and their melds; Cacheta: lives and FORA (seed 000 line 68);
+    at the end of the match its winner and REVANCHE (``#round-over``)."""
+    return rx.vstack(  # type: ignore[no-any-return]
+        _title(),
+        _banner(),
+        _result(),
+        _lives(),
+        *_outcome(),
+        _next_round(),
+        rx.cond(UI.match_over, _rematch()),
+        spacing="3",
+        id="round-over",
+        style=PANEL_STYLE,
+    )

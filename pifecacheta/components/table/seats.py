@@ -1,0 +1,105 @@
+"""The seats around the table: name, card count, lives and the badges of each player."""
+
+from __future__ import annotations
+
+import reflex as rx
+from reflex_base.vars import ObjectVar
+
+from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, lives_word
+from pifecacheta.state.view_model import SeatUi
+
+
+def _name_line(seat: ObjectVar[SeatUi]) -> rx.Component:
+    """The player's name, and the dealer's D."""
+    return rx.hstack(  # type: ignore[no-any-return]
+        rx.text(
+            seat.name,
+            weight="bold",
+            size="2",
+            class_name="seat-name",
+            style={**NAME_STYLE, "max_width": "9em"},
+        ),
+        rx.cond(
+            seat.dealer,
+            rx.tooltip(badge("D", "gray", aria_label=T["badge.dealer"]), content=T["badge.dealer"]),
+        ),
+        spacing="1",
+        align="center",
+    )
+
+
+def _counts(seat: ObjectVar[SeatUi]) -> rx.Component:
+    """How many cards the seat holds and, in Cacheta, its lives."""
+    return rx.hstack(  # type: ignore[no-any-return]
+        rx.hstack(
+            rx.icon("layers", size=14),
+            rx.text(seat.cards, size="2"),
+            spacing="1",
+            align="center",
+            aria_label=seat.cards.to_string() + " " + T["table.cards"],
+            class_name="seat-cards",
+        ),
+        rx.cond(
+            UI.mode == "cacheta",
+            rx.hstack(
+                rx.icon("heart", size=14, color="#ff8a8a"),
+                rx.text(seat.lives, size="2"),
+                spacing="1",
+                align="center",
+                aria_label=seat.lives.to_string() + " " + lives_word(seat.lives),
+                class_name="seat-lives",
+            ),
+        ),
+        spacing="3",
+    )
+
+
+def _badges(seat: ObjectVar[SeatUi]) -> rx.Component:
+    """The round winner's trophy, TU, VEZ, NA BOA, FORA, SAIU and ROBÔ."""
+    return rx.flex(  # type: ignore[no-any-return]
+        rx.cond(
+            seat.winner,
+            rx.badge(
+                rx.icon("trophy", size=12),
+                color_scheme="amber",
+                variant="solid",
+                size="1",
+                class_name="winner-badge",
+            ),
+        ),
+        rx.cond(seat.is_me, badge(T["badge.you"], "amber")),
+        rx.cond(seat.turn, badge(T["badge.turn"], "yellow")),
+        rx.cond(seat.announced, badge(T["badge.na_boa"], "orange")),
+        rx.cond(seat.out, badge(T["badge.out"], "red")),
+        rx.cond(seat.left, badge(T["badge.left"], "gray")),
+        rx.cond(seat.is_bot, badge(T["badge.bot"], "gray")),
+        gap="0.25em",
+        wrap="wrap",
+    )
+
+
+def seat_panel(seat: ObjectVar[SeatUi]) -> rx.Component:
+    """Name, card count, lives, NA BOA, dealer marker, FORA of one seat (a ``SeatUi`` Var)."""
+    return rx.box(  # type: ignore[no-any-return]
+        _name_line(seat),
+        _counts(seat),
+        _badges(seat),
+        class_name="seat",
+        custom_attrs={"data-seat": seat.seat.to_string()},
+        style={
+            "padding": "0.35em 0.6em",
+            "border_radius": "0.6em",
+            "min_width": "7.5em",
+            "max_width": "100%",
+            "background": rx.cond(seat.turn, "rgba(255,215,0,0.28)", "rgba(0,0,0,0.28)"),
+            "border": rx.cond(seat.turn, "2px solid #ffd700", "2px solid transparent"),
+            "opacity": rx.cond(seat.out | seat.left, "0.6", "1"),
+        },
+    )
+
+
+def seats() -> rx.Component:
+    """Every seat of the table in a wrapping row (``#seats``)."""
+    return rx.flex(  # type: ignore[no-any-return]
+        rx.foreach(UI.seats, seat_panel), gap="0.5em", wrap="wrap", justify="center", id="seats"
+    )

@@ -1,0 +1,57 @@
+"""What several parts of the table page read: the viewer's ``TableUi``, the catalog, the
+card selected in the browser, the common styles and a few small pieces (badge, NOVA MESA)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from pifecacheta.components.reflex_private import client_state_var
+from pifecacheta.state.session import Session
+from pifecacheta.state.table import TableState
+
+UI = TableState.ui
+T = Session.t
+# The card tapped in the hand, waiting for a tap on the discard pile: kept in the browser
+# (React state shared by the hand, the pile and the status line), sent to the server only with
+# the tap on the pile (TableState.pile_click). A tap on a card is instant, and a double-click's
+# two clicks send nothing ahead of the discard.
+SELECTED = client_state_var("pfc_selected", default="")
+# The message_serial of the refusal the viewer dismissed by tapping a card (browser only): a
+# tap is the viewer acting again, so the refusal goes at once, without a round trip.
+DISMISSED = client_state_var("pfc_dismissed", default=-1)
+
+
+def fill(key: Any, name: Any) -> Any:
+    """The catalog text of ``key`` (a key, or a string Var holding one) with ``{name}`` filled
+    in (client side): a string Var."""
+    return T[key].replace("{name}", name)
+
+
+# A player's name on one line, cut with "…" when it does not fit (a 24-letter name without
+# spaces must not push a 390 px phone screen sideways); ``min_width: 0`` lets a flex row shrink it.
+NAME_STYLE: dict[str, str] = {
+    "white_space": "nowrap",
+    "overflow": "hidden",
+    "text_overflow": "ellipsis",
+    "min_width": "0",
+}
+# Free text (chat lines, sentences holding a name): breaks anywhere rather than overflow.
+WRAP_STYLE: dict[str, str] = {"overflow_wrap": "anywhere", "word_break": "break-word", "min_width": "0"}
+
+
+def new_table_link() -> rx.Component:
+    """NOVA MESA: the way back to the lobby to create a table of one's own (a closed or missing
+    table, a spectator or a match without rematch at the end)."""
+    return rx.link(T["btn.new_table"], href="/", color_scheme="amber")  # type: ignore[no-any-return]
+
+
+def badge(text: Any, colour: str, **props: Any) -> rx.Component:
+    """A small solid badge (TU, VEZ, NA BOA, FORA, ...) in the Radix colour ``colour``."""
+    return rx.badge(text, color_scheme=colour, variant="solid", size="1", **props)  # type: ignore[no-any-return]
+
+
+def lives_word(lives: Any) -> Any:
+    """The word after a number of lives: "vida" for 1, else "vidas" (pt and es), client side."""
+    return rx.cond(lives == 1, T["table.life"], T["table.lives"])

@@ -1,0 +1,172 @@
+"""The waiting room (invite link, the four seats, sit / start / add robots) and the expired room."""
+
+from __future__ import annotations
+
+import reflex as rx
+from reflex_base.vars import ObjectVar
+
+from pifecacheta.components.table.messages import message_callout
+from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, new_table_link
+from pifecacheta.state.table import TableState
+from pifecacheta.state.view_model import SeatUi
+
+# The waiting room and the expired room: a dark card in the middle of the felt.
+ROOM_STYLE: dict[str, str] = {
+    "max_width": "36em",
+    "margin": "1em auto",
+    "padding": "1.1em",
+    "border_radius": "1em",
+    "background": "rgba(0,0,0,0.3)",
+}
+
+
+def lobby_seat(seat: ObjectVar[SeatUi]) -> rx.Component:
+    """One seat of the waiting room: its number, then LIVRE or the name with its badges."""
+    return rx.hstack(  # type: ignore[no-any-return]
+        rx.text(seat.seat + 1, weight="bold", style={"width": "1.4em", "opacity": "0.7"}),  # type: ignore[operator]
+        rx.cond(
+            seat.empty,
+            rx.text(T["seat.free"], style={"opacity": "0.6", "font_style": "italic"}),
+            rx.hstack(
+                rx.text(seat.name, weight="bold", class_name="seat-name", style=NAME_STYLE),
+                rx.cond(seat.is_me, badge(T["badge.you"], "amber")),
+                rx.cond(seat.is_bot, badge(T["badge.bot"], "gray")),
+                rx.cond(seat.creator, badge(T["badge.creator"], "green")),
+                spacing="2",
+                align="center",
+                style={"min_width": "0"},
+            ),
+        ),
+        align="center",
+        padding="0.4em 0.6em",
+        style={"background": "rgba(0,0,0,0.2)", "border_radius": "0.5em", "min_width": "0"},
+        width="100%",
+        class_name="lobby-seat",
+    )
+
+
+def _title() -> rx.Component:
+    """MESA · the mode, with the starting lives in Cacheta."""
+    return rx.heading(  # type: ignore[no-any-return]
+        T["lobby.title"]
+        + " · "
+        + rx.cond(
+            UI.mode == "pife",
+            T["mode.pife"],
+            T["mode.cacheta"] + " · " + UI.lives_start.to_string() + " " + T["table.lives"],
+        ),
+        size="5",
+    )
+
+
+def _invite() -> list[rx.Component]:
+    """The invite link, its copy button and the hint under it."""
+    return [
+        rx.text(T["invite.label"], weight="bold"),
+        rx.hstack(
+            rx.input(value=TableState.invite_url, read_only=True, id="invite-url", width="100%", size="2"),
+            rx.button(
+                T["btn.copy"],
+                on_click=[rx.set_clipboard(TableState.invite_url), rx.toast(T["invite.copied"])],
+                color_scheme="amber",
+            ),
+            width="100%",
+        ),
+        rx.text(T["invite.hint"], size="2", style={"opacity": "0.85"}),
+    ]
+
+
+def _sit_form() -> rx.Component:
+    """The name field and SENTAR À MESA, for a visitor while a seat is free."""
+    need_name = (UI.my_seat < 0) & (UI.seated < 4) & (UI.status == "lobby")  # type: ignore[operator]
+    return rx.cond(  # type: ignore[no-any-return]
+        need_name,
+        rx.vstack(
+            rx.text(T["name.label"], as_="label", html_for="join-name", weight="bold"),
+            rx.hstack(
+                rx.input(
+                    id="join-name",
+                    value=TableState.join_name,
+                    on_change=TableState.set_join_name,
+                    max_length=24,
+                    width="100%",
+                ),
+                rx.button(T["btn.sit"], on_click=TableState.sit, color_scheme="green"),
+                width="100%",
+            ),
+            width="100%",
+        ),
+    )
+
+
+def _creator_controls() -> rx.Component:
+    """COMEÇAR and COMPLETAR COM ROBÔS for the creator; for the others, who they wait for."""
+    return rx.cond(  # type: ignore[no-any-return]
+        UI.is_creator,
+        rx.vstack(
+            rx.cond(UI.seated < 2, rx.text(T["lobby.need_two"], size="2")),  # type: ignore[operator]
+            rx.hstack(
+                rx.button(
+                    T["btn.start"],
+                    on_click=TableState.start,
+                    disabled=~UI.can_start,
+                    size="3",
+                    color_scheme="amber",
+                ),
+                # not offered once the four seats are taken (nothing left to fill)
+                rx.cond(
+                    UI.seated < 4,  # type: ignore[operator]
+                    rx.button(
+                        T["btn.add_bots"],
+                        on_click=TableState.add_bots,
+                        disabled=~UI.can_add_bots,
+                        size="3",
+                        variant="soft",
+                        color_scheme="gray",
+                        id="add-bots",
+                    ),
+                ),
+                wrap="wrap",
+            ),
+            width="100%",
+        ),
+        rx.text(
+            rx.cond(UI.my_seat >= 0, T["lobby.wait_creator"], T["lobby.you_watch"]),  # type: ignore[operator]
+            size="2",
+        ),
+    )
+
+
+def waiting_room() -> rx.Component:
+    """Invite link with a copy button, the four seats, sit / start / add robots."""
+    return rx.vstack(  # type: ignore[no-any-return]
+        _title(),
+        *_invite(),
+        rx.text(T["lobby.seats"], weight="bold"),
+        rx.vstack(rx.foreach(UI.seats, lobby_seat), width="100%", spacing="2"),
+        _sit_form(),
+        message_callout(),  # a refused sit (bad name, no seat left) says why here too
+        _creator_controls(),
+        spacing="3",
+        style=ROOM_STYLE,
+    )
+
+
+def expired_room() -> rx.Component:
+    """A table that expired in the waiting room (7 days without any activity, seed 000 line 72):
+    who was seated, why it is closed, and NOVA MESA. Shown instead of "not found"."""
+    return rx.vstack(  # type: ignore[no-any-return]
+        rx.heading(
+            T["lobby.title"] + " · " + rx.cond(UI.mode == "pife", T["mode.pife"], T["mode.cacheta"]),
+            size="5",
+        ),
+        rx.callout(T["table.expired"], color_scheme="gray", icon="clock", id="table-expired", width="100%"),
+        rx.vstack(
+            rx.foreach(UI.seats, lambda seat: rx.cond(seat.empty, rx.fragment(), lobby_seat(seat))),
+            width="100%",
+            spacing="2",
+        ),
+        new_table_link(),
+        spacing="3",
+        style=ROOM_STYLE,
+    )

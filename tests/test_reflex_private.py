@@ -1,0 +1,68 @@
+"""The Reflex private and experimental APIs the UI relies on still work (Reflex 0.10.1).
+
+``pifecacheta/components/reflex_private.py`` gathers them; a Reflex upgrade that moves or
+changes one of them fails here, not only in a browser.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+from reflex_base.registry import RegistrationContext
+
+from pifecacheta.components import reflex_private as rp
+
+
+def _fresh_app() -> rx.App:
+    """A new ``rx.App`` (Reflex allows one App per registration context: this one gets a fork)."""
+    with RegistrationContext.ensure_context().fork():
+        return rx.App()
+
+
+def test_the_overlay_key_is_in_a_fresh_apps_wraps():
+    app = _fresh_app()
+    assert rp.OVERLAY_KEY in app.app_wraps
+
+
+def test_replace_overlay_puts_ours_on_stateful_pages_only():
+    app = _fresh_app()
+    marker = rx.text("ours")
+    rp.replace_overlay(app, lambda: marker)
+    wrap = app.app_wraps[rp.OVERLAY_KEY]
+    assert wrap(True) is marker
+    assert wrap(False) is None
+
+
+def test_a_client_state_var_reads_and_sets_in_the_browser():
+    var = rp.client_state_var("pfc_test_var", default="")
+    assert isinstance(var, rp.ClientStateVar)
+    assert "pfc_test_var" in str(var.value)
+    setter = str(var.set_value("7H"))
+    assert "setPfc_test_var" in setter and '"7H"' in setter
+    # the page's components accept it as a value and as an event
+    page = str(rx.box(rx.text(var.value), on_click=var.set_value("")))
+    assert "pfc_test_var" in page and "useContext" not in str(var.value)
+
+
+def test_dnd_div_declares_the_drag_events():
+    div = rp.DnDDiv.create("x", draggable=True, on_drop=rx.prevent_default)
+    assert {"on_drag_start", "on_drag_end", "on_drag_over", "on_drop"} <= set(div.get_event_triggers())
+    assert 'jsx("div"' in str(rp.DnDDiv.create("x"))
+
+
+def test_drag_start_passes_the_dragged_elements_id():
+    from pifecacheta.state.table import TableState
+
+    div = rp.DnDDiv.create("x", on_drag_start=TableState.drag_start)
+    assert "currentTarget" in str(div) and "id" in str(div)
+
+
+def test_the_connection_overlay_pieces_import_and_render():
+    from pifecacheta.components.common import connection_notice
+
+    def body() -> rx.Component:
+        return rx.cond(rp.has_connection_errors, rx.text("lost"))
+
+    assert isinstance(rp.memo(body)(), rx.Component)
+    assert isinstance(rp.connection_pulser(), rx.Component)
+    assert "connectErrors" in str(rp.has_connection_errors)
+    assert isinstance(connection_notice(), rx.Component)
