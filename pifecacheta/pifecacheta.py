@@ -21,9 +21,9 @@ from pifecacheta.pages.not_found import not_found_page
 from pifecacheta.pages.table import table_page
 from pifecacheta.service import get_service
 from pifecacheta.state.lobby import LobbyState
-from pifecacheta.state.session import Session
 from pifecacheta.state.snapshots import CACHE
 from pifecacheta.state.table import TableState
+from pifecacheta.state.viewer import ViewerState
 from pifecacheta.sweeper import sweeper_task
 
 
@@ -46,11 +46,14 @@ app = rx.App(  # the theme: rxconfig.py (RadixThemesPlugin)
 # Reflex's default overlay shows an English developer toast while disconnected: ours says it
 # in the player's language (components/common.py: connection_notice).
 replace_overlay(app, connection_notice)
-app.add_page(lobby_page, route="/", title="Pife ou Cacheta", on_load=[Session.init, LobbyState.load])
+app.add_page(lobby_page, route="/", title="Pife ou Cacheta", on_load=[ViewerState.init, LobbyState.load])
 app.add_page(
-    table_page, route="/mesa/[code]", title="Pife ou Cacheta · Mesa", on_load=[Session.init, TableState.load]
+    table_page,
+    route="/mesa/[code]",
+    title="Pife ou Cacheta · Mesa",
+    on_load=[ViewerState.init, TableState.load],
 )
 # Any unknown address: a translated "page not found" with a link to create a table.
-app.add_page(not_found_page, route="404", title="Pife ou Cacheta · 404", on_load=[Session.init])
+app.add_page(not_found_page, route="404", title="Pife ou Cacheta · 404", on_load=[ViewerState.init])
 app.register_lifespan_task(live_updates)
 app.register_lifespan_task(sweeper_task)

@@ -14,7 +14,7 @@ import reflex as rx
 from reflex_base.vars import Var
 
 from pifecacheta.components.reflex_private import DnDDiv
-from pifecacheta.state.session import Session
+from pifecacheta.state.viewer import ViewerState
 
 # Reflex 0.10.1 exports its components (rx.box, rx.match, ...) untyped: hence the narrow
 # ignores on the returns of components.
@@ -27,7 +27,7 @@ BLUE = "#1558b0"
 
 def suit_colour(suit: Var[str]) -> Var[str]:
     """The ink of a suit in this viewer's deck design."""
-    four = Session.deck_design == "four"
+    four = ViewerState.deck_design == "four"
     return rx.match(  # type: ignore[no-any-return]
         suit,
         ("H", RED),
@@ -39,7 +39,7 @@ def suit_colour(suit: Var[str]) -> Var[str]:
 
 def card_label(card: Any) -> Var[str]:
     """Screen-reader name in the viewer's language: rank + "de" + suit."""
-    t = Session.t
+    t = ViewerState.t
     return t["rank." + card.rank] + " " + t["card.of"] + " " + t["suit." + card.suit]
 
 
@@ -47,7 +47,7 @@ def card_face(card: Any, *, size: str = "md", **props: Any) -> rx.Component:
     """A face-up card. ``size``: "sm" (piles of others, melds), "md" (hand), "lg" (discard)."""
     width = {"sm": "2.6em", "md": "3.6em", "lg": "4.2em"}[size]
     height = {"sm": "3.7em", "md": "5.1em", "lg": "5.9em"}[size]
-    large = Session.deck_design == "large"
+    large = ViewerState.deck_design == "large"
     colour = suit_colour(card.suit)
     index = rx.box(
         rx.text(card.rank, as_="span", style={"display": "block", "line_height": "1"}),

@@ -7,7 +7,7 @@ from typing import Any
 import reflex as rx
 
 from pifecacheta.components.reflex_private import connection_pulser, has_connection_errors, memo
-from pifecacheta.state.session import Session
+from pifecacheta.state.viewer import ViewerState
 
 # Reflex 0.10.1 exports its components (rx.box, rx.text, ...) untyped and types @rx.event
 # handlers as EventNamespace: hence the narrow ignores on component returns and handler calls.
@@ -19,18 +19,18 @@ def lang_button(code: str, label: str) -> rx.Component:
     """One language choice; pressed when it is the current language."""
     return rx.button(  # type: ignore[no-any-return]
         label,
-        on_click=Session.set_language(code),  # type: ignore[operator]
+        on_click=ViewerState.set_language(code),  # type: ignore[operator]
         size="1",
-        variant=rx.cond(Session.language == code, "solid", "soft"),
+        variant=rx.cond(ViewerState.language == code, "solid", "soft"),
         color_scheme="amber",
-        aria_pressed=rx.cond(Session.language == code, "true", "false"),
+        aria_pressed=rx.cond(ViewerState.language == code, "true", "false"),
         id=f"lang-{code}",
     )
 
 
 def deck_chooser() -> rx.Component:
     """Deck design select (classic / four colours / large index), remembered per browser."""
-    t = Session.t
+    t = ViewerState.t
     return rx.select.root(  # type: ignore[no-any-return]
         rx.select.trigger(aria_label=t["deck.label"], variant="soft", color_scheme="gray"),
         rx.select.content(
@@ -38,15 +38,15 @@ def deck_chooser() -> rx.Component:
             rx.select.item(t["deck.four"], value="four"),
             rx.select.item(t["deck.large"], value="large"),
         ),
-        value=Session.deck_design,
-        on_change=Session.set_deck,
+        value=ViewerState.deck_design,
+        on_change=ViewerState.set_deck,
         size="1",
     )
 
 
 def top_bar() -> rx.Component:
     """Title (a link home), the deck chooser and the PT / ES switch."""
-    t = Session.t
+    t = ViewerState.t
     return rx.hstack(  # type: ignore[no-any-return]
         rx.link(
             rx.hstack(
@@ -91,7 +91,7 @@ def page_shell(*children: Any) -> rx.Component:
             },
         ),
         style={"min_height": "100vh", "background": FELT, "color": "white"},
-        lang=Session.language,
+        lang=ViewerState.language,
     )
 
 
@@ -131,7 +131,7 @@ def _connection_notice() -> rx.Component:
         rx.cond(
             has_connection_errors,
             rx.box(
-                Session.t["conn.lost"],
+                ViewerState.t["conn.lost"],
                 id="connection-lost",
                 role="status",
                 style=toast_style(

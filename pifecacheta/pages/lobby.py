@@ -6,14 +6,14 @@ import reflex as rx
 
 from pifecacheta.components.common import page_shell
 from pifecacheta.state.lobby import LobbyState
-from pifecacheta.state.session import Session
+from pifecacheta.state.viewer import ViewerState
 
 # Reflex 0.10.1 exports its components (rx.box, rx.text, ...) untyped and types @rx.event
 # handlers as EventNamespace: hence the narrow ignores on component returns and handler calls.
 
 
 def _mode_choice(value: str, label_key: str, hint_key: str) -> rx.Component:
-    t = Session.t
+    t = ViewerState.t
     chosen = LobbyState.mode == value
     return rx.box(  # type: ignore[no-any-return]
         rx.text(t[label_key], weight="bold", size="4"),
@@ -36,7 +36,7 @@ def _mode_choice(value: str, label_key: str, hint_key: str) -> rx.Component:
 
 def lobby_page() -> rx.Component:
     """The home page: name, game choice, CRIAR MESA."""
-    t = Session.t
+    t = ViewerState.t
     return page_shell(
         rx.vstack(
             rx.text(t["app.tagline"], size="3", style={"opacity": "0.9"}),

@@ -5,14 +5,14 @@ from __future__ import annotations
 import reflex as rx
 
 from pifecacheta.components.common import page_shell
-from pifecacheta.state.session import Session
+from pifecacheta.state.viewer import ViewerState
 
 
 def not_found_page() -> rx.Component:
     """Registered with ``app.add_page(not_found_page, route="404")``: Reflex shows it for every
     path no page matches (instead of its English "404: Page not found"), with a link to the
     lobby where a table is created."""
-    t = Session.t
+    t = ViewerState.t
     return page_shell(
         rx.vstack(
             rx.heading(t["notfound.title"], size="6", id="not-found-title"),

@@ -66,8 +66,6 @@ from .play import CHAT_HISTORY, Play
 from .store import Store, rules_from_json, rules_to_json, utcnow
 from .values import ChatLine, Identity, SeatInfo, TableSnapshot
 
-ServiceError = Refusal  # the name the state layer (pifecacheta/state/) still imports
-
 __all__ = [
     "ABSENCE_AFTER",
     "BOT_NAMES",
@@ -98,7 +96,6 @@ __all__ = [
     "Refusal",
     "RematchNotOffered",
     "SeatInfo",
-    "ServiceError",
     "SpectatorCannotChat",
     "StaleVersion",
     "TableExpired",

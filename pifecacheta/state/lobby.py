@@ -13,7 +13,7 @@ import reflex as rx
 
 from pifecacheta import live
 from pifecacheta.service import get_service
-from pifecacheta.state.session import Session
+from pifecacheta.state.viewer import ViewerState
 
 MODES: tuple[str, ...] = ("pife", "cacheta7", "cacheta10")
 
@@ -47,7 +47,7 @@ class LobbyState(rx.State):
         """Prefill the name this browser used last time; this tab shows no table any more, so it
         stops watching the one it came from on the live feed."""
         live.current().unwatch(live.tab_of(self).token)
-        session = await self.get_state(Session)
+        session = await self.get_state(ViewerState)
         self.name_input = self.name_input or session.name
         self.message = ""
 
@@ -72,7 +72,7 @@ class LobbyState(rx.State):
         if not self.name_input.strip():
             self.message = "err.bad_name"
             return None
-        session = await self.get_state(Session)
+        session = await self.get_state(ViewerState)
         try:
             who = await session._identity(self.name_input.strip())
             code = await asyncio.to_thread(get_service().create_table, who, rules_for(self.mode))

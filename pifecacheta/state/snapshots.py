@@ -198,7 +198,7 @@ def _db_version(snap: Any) -> int:
 
 
 def is_refusal(exc: BaseException) -> bool:
-    """True for an error the service gives on purpose (``ServiceError`` and the engine's
+    """True for an error the service gives on purpose (``Refusal`` and the engine's
     ``IllegalActionError`` carry a ``code``): the same answer on a retry, so never retried."""
     return isinstance(exc, ValueError) and hasattr(exc, "code")
 
@@ -236,7 +236,7 @@ async def snapshot_for(
 
     A batch read that failed (or was cancelled) never fails the tabs waiting for it: each
     then reads its own snapshot. An own read that fails with anything but a refusal
-    (:func:`is_refusal`, e.g. ``ServiceError("table_not_found")``) - a locked or busy
+    (:func:`is_refusal`, e.g. ``Refusal("table_not_found")``) - a locked or busy
     database, a dropped connection - is tried again after each delay of ``READ_RETRIES``.
 
     Raises whatever ``service.snapshot`` raises on the last try; refusals are not cached.

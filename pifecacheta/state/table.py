@@ -23,9 +23,9 @@ from pifecacheta import live
 from pifecacheta.live.service_link import handler_call
 from pifecacheta.rules.cards import Card
 from pifecacheta.service import get_service
-from pifecacheta.state.session import Session
 from pifecacheta.state.snapshots import CACHE, discard_action, is_refusal
 from pifecacheta.state.table_view import TableView
+from pifecacheta.state.viewer import ViewerState
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +106,7 @@ class TableState(TableView, rx.State):
         self.dragging = self.message = ""
         if not code:
             return None
-        session = await self.get_state(Session)
+        session = await self.get_state(ViewerState)
         who = await session._identity()
         self.me, self._secret, self._name = who.player_id, who.secret, who.name
         self.table_version = live.current().watch(code, live.tab_of(self))
@@ -141,13 +141,13 @@ class TableState(TableView, rx.State):
     @rx.event
     async def sit(self) -> Any:
         """Sit at the table with the typed name (seed 000 line 46: whoever opens the link sits)."""
-        from pifecacheta.service import ServiceError
+        from pifecacheta.service import Refusal
 
-        session = await self.get_state(Session)
+        session = await self.get_state(ViewerState)
         typed = self.join_name.strip()
         if not typed and not session.name:
             # the same rule as CRIAR MESA: a name is needed (no made-up "Jogador NNN" in pt)
-            return await self._refused(ServiceError("bad_name"))
+            return await self._refused(Refusal("bad_name"))
         try:
             who = await session._identity(typed or None)
         except Exception as exc:  # noqa: BLE001
@@ -158,7 +158,7 @@ class TableState(TableView, rx.State):
         self.message = ""
         if await self._join() is None and not self.message:
             # the last seat went (or the match began) after the form was shown: say so
-            await self._refused(ServiceError("no_seat"))
+            await self._refused(Refusal("no_seat"))
         return await self._changed()
 
     @rx.event

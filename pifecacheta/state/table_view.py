@@ -108,7 +108,7 @@ class TableView(rx.State, mixin=True):
     def _view_after_failure(self, exc: Exception, who: Any) -> TableUi:
         """What ``ui`` shows when this viewer's snapshot could not be read (``exc``).
 
-        Only ``ServiceError("table_not_found")`` means there is no such table ("not found").
+        Only ``Refusal("table_not_found")`` means there is no such table ("not found").
         Anything else - a database error that outlived ``snapshot_for``'s retries, a bug in a
         projection - is logged with its traceback, and the page keeps the table as this viewer
         last saw it (its own last snapshot, :meth:`SnapshotCache.last_good`) instead of going

@@ -123,11 +123,11 @@ def _identity(page: Page, name: str):
 
 
 def _act(svc, code: str, who, action) -> None:
-    from pifecacheta.service import ServiceError
+    from pifecacheta.service import Refusal
 
     try:
         svc.act(code, who, action, expected_version=svc.snapshot(code, who).version)
-    except ServiceError as e:  # the app's own sweeper moved a bot meanwhile: the loop looks again
+    except Refusal as e:  # the app's own sweeper moved a bot meanwhile: the loop looks again
         if e.code != "stale_version":
             raise
 

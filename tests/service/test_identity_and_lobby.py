@@ -7,7 +7,7 @@ from sqlmodel import Session, select
 
 from pifecacheta.models import Player
 from pifecacheta.rules import CACHETA_7, PIFE, Draw, Phase
-from pifecacheta.service import Identity, ServiceError, TableService
+from pifecacheta.service import Identity, Refusal, TableService
 
 
 def test_new_identity_is_random_and_secret_stored_hashed(svc: TableService, db_engine) -> None:
@@ -45,10 +45,10 @@ def test_forged_identity_object_is_refused(svc: TableService, people) -> None:
     ana = people[0]
     code = svc.create_table(ana, PIFE)
     fake = Identity(ana.player_id, "not-the-secret", "Ana")
-    with pytest.raises(ServiceError) as e:
+    with pytest.raises(Refusal) as e:
         svc.start(code, fake)
     assert e.value.code == "bad_identity"
-    with pytest.raises(ServiceError) as e:
+    with pytest.raises(Refusal) as e:
         svc.chat(code, fake, "oi")
     assert e.value.code == "bad_identity"
     # a forged identity sees the table as a spectator
@@ -58,7 +58,7 @@ def test_forged_identity_object_is_refused(svc: TableService, people) -> None:
 def test_names_are_cleaned_and_blank_refused(svc: TableService) -> None:
     assert svc.identify(None, None, "x" * 40).name == "x" * 24
     assert svc.identify(None, None, "a\x00b\nc").name == "a b c"
-    with pytest.raises(ServiceError) as e:
+    with pytest.raises(Refusal) as e:
         svc.identify(None, None, "   \t ")
     assert e.value.code == "bad_name"
     assert svc.identify(None, None).name.startswith("Jogador ")
@@ -94,10 +94,10 @@ def test_join_after_start_is_spectator_and_sees_no_hand(svc: TableService, peopl
 
 
 def test_unknown_table(svc: TableService, people) -> None:
-    with pytest.raises(ServiceError) as e:
+    with pytest.raises(Refusal) as e:
         svc.join("nope", people[0])
     assert e.value.code == "table_not_found"
-    with pytest.raises(ServiceError) as e:
+    with pytest.raises(Refusal) as e:
         svc.snapshot("nope", None)
     assert e.value.code == "table_not_found"
 
@@ -105,18 +105,18 @@ def test_unknown_table(svc: TableService, people) -> None:
 def test_start_rules(svc: TableService, people) -> None:
     ana, bia, _, _ = people
     code = svc.create_table(ana, PIFE)
-    with pytest.raises(ServiceError) as e:
+    with pytest.raises(Refusal) as e:
         svc.start(code, ana)
     assert e.value.code == "need_two_players"
     svc.join(code, bia)
-    with pytest.raises(ServiceError) as e:
+    with pytest.raises(Refusal) as e:
         svc.start(code, bia)
     assert e.value.code == "not_creator"
     svc.start(code, ana)
     snap = svc.snapshot(code, ana)
     assert snap.status == "playing" and snap.view is not None
     assert snap.view.phase is Phase.DRAW and snap.view.turn == 1  # seat 0 deals, seat 1 starts
-    with pytest.raises(ServiceError) as e:
+    with pytest.raises(Refusal) as e:
         svc.start(code, ana)
     assert e.value.code == "already_started"
 
@@ -125,18 +125,18 @@ def test_add_bots_rules(svc: TableService, people) -> None:
     ana, bia, _, _ = people
     code = svc.create_table(ana, CACHETA_7)
     svc.join(code, bia)
-    with pytest.raises(ServiceError) as e:
+    with pytest.raises(Refusal) as e:
         svc.add_bots(code, bia, ["Tito"])
     assert e.value.code == "not_creator"
     for bad in (["Robocop"], ["Tito", "Tito"]):
-        with pytest.raises(ServiceError) as e:
+        with pytest.raises(Refusal) as e:
             svc.add_bots(code, ana, bad)
         assert e.value.code == "bad_bot"
-    with pytest.raises(ServiceError) as e:
+    with pytest.raises(Refusal) as e:
         svc.add_bots(code, ana, ["Carmen", "Tito", "Luna"])
     assert e.value.code == "table_full"
     svc.add_bots(code, ana, ["Luna"])
-    with pytest.raises(ServiceError) as e:
+    with pytest.raises(Refusal) as e:
         svc.add_bots(code, ana, ["Luna"])
     assert e.value.code == "bad_bot"
     svc.add_bots(code, ana, ["Carmen"])
@@ -148,7 +148,7 @@ def test_add_bots_rules(svc: TableService, people) -> None:
         ("Carmen", True),
     ]
     svc.start(code, ana)
-    with pytest.raises(ServiceError) as e:
+    with pytest.raises(Refusal) as e:
         svc.add_bots(code, ana, [])
     assert e.value.code == "already_started"
 
@@ -157,11 +157,11 @@ def test_act_before_start_and_by_spectator(svc: TableService, people) -> None:
     ana, bia, caio, _ = people
     code = svc.create_table(ana, PIFE)
     svc.join(code, bia)
-    with pytest.raises(ServiceError) as e:
+    with pytest.raises(Refusal) as e:
         svc.act(code, bia, Draw(), expected_version=svc.snapshot(code, bia).version)
     assert e.value.code == "not_started"
     svc.start(code, ana)
     version = svc.snapshot(code, caio).version
-    with pytest.raises(ServiceError) as e:
+    with pytest.raises(Refusal) as e:
         svc.act(code, caio, Draw(), expected_version=version)
     assert e.value.code == "not_seated"

@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from pifecacheta.rules import CACHETA_7, PIFE, Discard, Draw, IllegalActionError, Phase, TakeDiscard
-from pifecacheta.service import ServiceError, TableService
+from pifecacheta.service import Refusal, TableService
 
 from .helpers import hidden_match, log_count, table_row
 
@@ -35,7 +35,7 @@ def test_only_the_seat_to_play_moves(svc: TableService, db_engine, people, pife_
     with pytest.raises(IllegalActionError) as e:  # seat 1 starts (seed 000 line 50)
         svc.act(code, ana, Draw(), expected_version=v)
     assert e.value.code == "not_your_turn"
-    with pytest.raises(ServiceError) as e2:  # a spectator cannot act
+    with pytest.raises(Refusal) as e2:  # a spectator cannot act
         svc.act(code, caio, Draw(), expected_version=v)
     assert e2.value.code == "not_seated"
     with pytest.raises(IllegalActionError) as e:  # the pile starts empty
@@ -64,7 +64,7 @@ def test_stale_version_is_refused_and_changes_nothing(
     svc.act(code, bia, Draw(), expected_version=v)
     before = _state(db_engine, code)
     card = svc.snapshot(code, bia).view.hand[0]
-    with pytest.raises(ServiceError) as e:
+    with pytest.raises(Refusal) as e:
         svc.act(code, bia, Discard(card), expected_version=v)  # the version before the draw
     assert e.value.code == "stale_version"
     assert _state(db_engine, code) == before
@@ -81,7 +81,7 @@ def test_two_racing_acts_one_wins(svc: TableService, db_engine, people, pife_tab
         barrier.wait()
         try:
             results.append(svc.act(code, bia, Draw(), expected_version=v))
-        except (ServiceError, IllegalActionError) as e:
+        except (Refusal, IllegalActionError) as e:
             results.append(e)
 
     threads = [threading.Thread(target=click) for _ in range(2)]
@@ -90,7 +90,7 @@ def test_two_racing_acts_one_wins(svc: TableService, db_engine, people, pife_tab
     for t in threads:
         t.join()
     wins = [r for r in results if isinstance(r, int)]
-    refused = [r for r in results if isinstance(r, ServiceError)]
+    refused = [r for r in results if isinstance(r, Refusal)]
     assert wins == [v + 1]
     assert len(refused) == 1 and refused[0].code == "stale_version"
     assert len(hidden_match(db_engine, code).round.hands[1]) == 10  # drew exactly once
@@ -112,7 +112,7 @@ def test_racing_acts_from_two_services_on_one_file(db_url, clock, people, pife_t
         barrier.wait()
         try:
             results.append(service.act(code, bia, Draw(), expected_version=v))
-        except ServiceError as e:
+        except Refusal as e:
             results.append(e.code)
 
     threads = [threading.Thread(target=click, args=(x,)) for x in (svc, other)]
@@ -148,11 +148,11 @@ def test_chat_rules(svc: TableService, clock, people, pife_table) -> None:
     ana, bia, caio, _ = people
     code = pife_table
     version = svc.snapshot(code, ana).version
-    with pytest.raises(ServiceError) as e:
+    with pytest.raises(Refusal) as e:
         svc.chat(code, caio, "oi")
     assert e.value.code == "spectator_cannot_chat"
     for bad, why in (("   ", "chat_empty"), ("x" * 201, "chat_too_long")):
-        with pytest.raises(ServiceError) as e:
+        with pytest.raises(Refusal) as e:
             svc.chat(code, ana, bad)
         assert e.value.code == why
     svc.chat(code, ana, "  " + "y" * 200 + "  ")  # 200 after strip is fine
@@ -165,7 +165,7 @@ def test_chat_rules(svc: TableService, clock, people, pife_table) -> None:
 
     for i in range(4):
         svc.chat(code, ana, f"msg {i}")
-    with pytest.raises(ServiceError) as e:  # 5 messages in 10 s already
+    with pytest.raises(Refusal) as e:  # 5 messages in 10 s already
         svc.chat(code, ana, "one too many")
     assert e.value.code == "chat_rate_limited"
     svc.chat(code, bia, "Bia is not limited")
@@ -181,6 +181,6 @@ def test_on_change_listeners_get_the_code(svc: TableService, people) -> None:
     code = svc.create_table(ana, PIFE)
     svc.join(code, bia)
     svc.chat(code, bia, "oi")
-    with pytest.raises(ServiceError):
+    with pytest.raises(Refusal):
         svc.chat(code, bia, "")
     assert seen == [code, code, code]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pifecacheta import i18n
-from pifecacheta.service import REFUSAL_CODES, Refusal, ServiceError, StaleVersion, TableNotFound
+from pifecacheta.service import REFUSAL_CODES, Refusal, StaleVersion, TableNotFound
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
@@ -15,7 +15,7 @@ def test_every_refusal_code_has_a_message(lang: str) -> None:
 
 
 def test_a_refusal_class_carries_its_code_and_is_caught_as_the_base() -> None:
-    with pytest.raises(ServiceError) as caught:
+    with pytest.raises(Refusal) as caught:
         raise StaleVersion("the table changed")
     assert caught.value.code == "stale_version" and str(caught.value) == "the table changed"
     assert TableNotFound().code == "table_not_found" == str(TableNotFound())

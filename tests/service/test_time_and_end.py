@@ -21,7 +21,7 @@ from pifecacheta.rules import (
     Resign,
     Termination,
 )
-from pifecacheta.service import ServiceError, TableService
+from pifecacheta.service import Refusal, TableService
 
 from .helpers import current_turn, give_hand, patch_match, table_row
 
@@ -43,7 +43,7 @@ def test_absence_needs_more_than_48_hours_without_a_move(svc: TableService, cloc
     code = _start(svc, PIFE, [ana, bia])  # seat 1 (Bia) has the turn
     clock.advance(hours=47)
     assert not svc.snapshot(code, ana).absence_claimable
-    with pytest.raises(ServiceError) as e:
+    with pytest.raises(Refusal) as e:
         svc.act(code, ana, ClaimAbsence(), expected_version=_v(svc, code))
     assert e.value.code == "not_absent_yet"
     # a move by the seat to play restarts its clock
@@ -95,7 +95,7 @@ def test_resign_ends_the_match(svc: TableService, db_engine, people, rules, live
     assert snap.view.outcome.termination is Termination.RESIGNED
     assert (snap.view.outcome.loser, snap.view.outcome.winner) == (loser, winner)
     assert not snap.rematch_offered
-    with pytest.raises(ServiceError) as e:
+    with pytest.raises(Refusal) as e:
         svc.vote_rematch(code, people[0])
     assert e.value.code == "rematch_not_offered"
 
@@ -157,10 +157,10 @@ def test_lobby_table_expires_after_seven_days_without_activity(
         lambda: svc.add_bots(code, ana, ["Tito"]),
         lambda: svc.chat(code, bia, "alguém aí?"),
     ):
-        with pytest.raises(ServiceError) as e:
+        with pytest.raises(Refusal) as e:
             call()
         assert e.value.code == "table_expired"
-    with pytest.raises(ServiceError) as e:
+    with pytest.raises(Refusal) as e:
         svc.act(code, ana, Draw(), expected_version=version + 1)
     assert e.value.code == "table_expired"
     assert svc.join(code, caio) is None  # whoever opens the link now only looks
@@ -236,7 +236,7 @@ def test_rematch_when_all_humans_vote(svc: TableService, db_engine, people) -> N
     snap = svc.snapshot(code, ana)
     assert snap.status == "finished" and snap.view.outcome.termination is Termination.GONE_OUT
     assert snap.rematch_offered and snap.rematch_votes == frozenset()
-    with pytest.raises(ServiceError) as e:
+    with pytest.raises(Refusal) as e:
         svc.vote_rematch(code, caio)
     assert e.value.code == "not_seated"
     svc.vote_rematch(code, bia)
@@ -264,7 +264,7 @@ def test_no_rematch_when_a_fora_player_left(svc: TableService, db_engine, people
         svc.act(code, caio, LeaveTable(), expected_version=_v(svc, code))
         snap = svc.snapshot(code, caio)
         assert snap.my_seat is None and snap.seats[2].left and snap.seats[2].is_me
-        with pytest.raises(ServiceError) as e:
+        with pytest.raises(Refusal) as e:
             svc.chat(code, caio, "tchau")
         assert e.value.code == "spectator_cannot_chat"
     # the match ends normally: Bia goes out, Ana loses her last life (seed 000 line 66)

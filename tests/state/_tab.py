@@ -1,7 +1,7 @@
 """One tab's real ``TableState`` for the state tests, from the real Reflex app's state manager.
 
 The app's public ``modify_state(rx.BaseStateToken(...))`` gives the state of a tab (and its
-``Session``, through ``get_state``) as Reflex builds it - ``TableState`` with its ``TableView``
+``ViewerState``, through ``get_state``) as Reflex builds it - ``TableState`` with its ``TableView``
 mixin - so a handler (``TableState.sit.fn`` ...) or the ``ui`` var runs against a real
 ``TableService`` with no browser. Nothing is pushed: the live feed of a unit test has no app.
 """
@@ -17,7 +17,7 @@ from typing import Any
 
 import reflex as rx
 
-from pifecacheta.state import session, table, table_view
+from pifecacheta.state import table, table_view, viewer
 from pifecacheta.state.snapshots import CACHE
 from pifecacheta.state.table import TableState
 
@@ -25,9 +25,9 @@ UI = TableState.computed_vars["ui"]._fget  # the ui var's function
 
 
 def use_service(monkeypatch: Any, service: Any) -> None:
-    """Make the state modules (the events, the ``ui`` var, the session) call ``service``, and
+    """Make the state modules (the events, the ``ui`` var, the viewer) call ``service``, and
     the snapshot cache hear its commits, as the app's lifespan task wires them."""
-    for module in (table, table_view, session):
+    for module in (table, table_view, viewer):
         monkeypatch.setattr(module, "get_service", lambda: service)
     service.on_change(CACHE.table_changed)
 
@@ -83,12 +83,12 @@ class RealTab:
         asyncio.run(self._modify(lambda tab: [setattr(tab, k, v) for k, v in fields.items()]))
 
     def session(self) -> Any:
-        """This tab's real ``Session`` state."""
+        """This tab's real ``ViewerState`` state."""
         found: list[Any] = []
 
         async def get() -> None:
             async with _app().modify_state(rx.BaseStateToken(ident=self.token, cls=TableState)) as root:
-                found.append(await root.get_state(session.Session))
+                found.append(await root.get_state(viewer.ViewerState))
 
         asyncio.run(get())
         return found[0]

@@ -1,7 +1,7 @@
 """SENTAR À MESA refused in the waiting room says why (seed 000 line 46: whoever opens the
 invite link sits while a seat is free; otherwise they watch).
 
-``TableState.sit`` runs here on a tab's real Reflex state and its real ``Session`` (a new
+``TableState.sit`` runs here on a tab's real Reflex state and its real ``ViewerState`` (a new
 browser: a new player per name; tests/state/_tab.py) against a real :class:`TableService`;
 the page part is checked on the compiled waiting room: it holds the same ``#message`` callout
 as the table.

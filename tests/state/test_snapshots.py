@@ -110,7 +110,7 @@ def test_entries_expire_and_the_size_is_bounded():
 
 
 def test_refusals_are_not_cached():
-    from pifecacheta.service import ServiceError
+    from pifecacheta.service import Refusal
 
     cache = SnapshotCache()
 
@@ -119,11 +119,11 @@ def test_refusals_are_not_cached():
 
         def snapshot(self, code, who):
             self.calls += 1
-            raise ServiceError("table_not_found")
+            raise Refusal("table_not_found")
 
     svc = Missing()
     for _ in range(2):
-        with pytest.raises(ServiceError):
+        with pytest.raises(Refusal):
             asyncio.run(snapshot_for(svc, "T", _Who("a", "s"), 0, cache))
     assert svc.calls == 2  # a refusal is the service's answer: not cached, not tried again
 
@@ -223,7 +223,7 @@ def test_snapshots_for_many_viewers_equal_one_snapshot_each(tmp_path, monkeypatc
     assert [s.my_seat for s in many] == [0, 1, None, None, None, 0]
     assert many[0].view.hand and many[1].view.hand and set(many[0].view.hand).isdisjoint(many[1].view.hand)
     assert all(s.view.hand == () for s in many[2:5])  # spectators, forged secret included
-    with pytest.raises(service.ServiceError):
+    with pytest.raises(service.Refusal):
         real.snapshots("nope", [ana])
 
 
@@ -296,10 +296,10 @@ class _Snap:
 
 def test_a_failed_read_is_tried_again_but_a_refusal_is_not(monkeypatch, caplog):
     """A busy database, a dropped connection: the tab's own read is retried (and logged); a
-    ServiceError is the service's answer and fails at once."""
+    Refusal is the service's answer and fails at once."""
     import sqlite3
 
-    from pifecacheta.service import ServiceError
+    from pifecacheta.service import Refusal
 
     monkeypatch.setattr(snapshots, "READ_RETRIES", (0, 0))
 
@@ -324,8 +324,8 @@ def test_a_failed_read_is_tried_again_but_a_refusal_is_not(monkeypatch, caplog):
         asyncio.run(snapshot_for(svc, "T", _Who("a", "s"), 1, SnapshotCache()))
     assert svc.calls == 3
 
-    svc = Flaky(1, ServiceError("table_not_found"))
-    with pytest.raises(ServiceError):
+    svc = Flaky(1, Refusal("table_not_found"))
+    with pytest.raises(Refusal):
         asyncio.run(snapshot_for(svc, "T", _Who("a", "s"), 1, SnapshotCache()))
     assert svc.calls == 1
 

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from pifecacheta import i18n
-from pifecacheta.service import SeatInfo, ServiceError
+from pifecacheta.service import Refusal, SeatInfo
 from pifecacheta.state.table import bots_to_add, error_key
 
 PKG = Path(__file__).resolve().parents[2] / "pifecacheta"
@@ -30,7 +30,7 @@ def test_service_refusals_have_messages_in_both_languages():
         "chat_rate_limited spectator_cannot_chat rematch_not_offered table_expired"
     ).split()
     for code in codes:
-        key = error_key(ServiceError(code))
+        key = error_key(Refusal(code))
         assert key == "err." + code
         assert i18n.text("pt", key) != i18n.text("es", key)
 

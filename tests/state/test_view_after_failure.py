@@ -19,7 +19,7 @@ from _tab import RealTab, use_service
 
 from pifecacheta.live import LocalFeed
 from pifecacheta.rules import CACHETA_7, Draw, IllegalActionError
-from pifecacheta.service import ServiceError, TableService
+from pifecacheta.service import Refusal, TableService
 from pifecacheta.state import snapshots
 from pifecacheta.state import table_view as table_state
 from pifecacheta.state.snapshots import CACHE
@@ -100,7 +100,7 @@ def test_only_a_missing_table_shows_not_found(table, caplog):
     svc, broken, code, (ana, bruno), refreshes = table
     tab = _Tab(code, ana)
     assert _ui(tab).found
-    broken.fail = ServiceError("table_not_found")
+    broken.fail = Refusal("table_not_found")
     tab.state.table_version += 1
     caplog.clear()  # what opening the tab logged (Reflex: its delta reaches no socket)
     with caplog.at_level(logging.ERROR, logger="pifecacheta.state.table_view"):

@@ -8,9 +8,9 @@ from reflex_base.vars import ObjectVar
 from pifecacheta.components.cards import card_face
 from pifecacheta.components.reflex_private import DnDDiv
 from pifecacheta.components.table.shared import DISMISSED, SELECTED, UI, T
-from pifecacheta.state.session import Session
 from pifecacheta.state.table import TableState
 from pifecacheta.state.view_model import CardUi
+from pifecacheta.state.viewer import ViewerState
 
 
 def hand_card(card: ObjectVar[CardUi]) -> rx.Component:
@@ -58,8 +58,8 @@ def _header() -> rx.Component:
         rx.text(T["hand.title"], weight="bold"),
         rx.spacer(),
         rx.button(
-            rx.cond(Session.by_rank, T["btn.sort_suit"], T["btn.sort_rank"]),
-            on_click=Session.toggle_sort,
+            rx.cond(ViewerState.by_rank, T["btn.sort_suit"], T["btn.sort_rank"]),
+            on_click=ViewerState.toggle_sort,
             size="1",
             variant="soft",
             color_scheme="gray",
@@ -76,7 +76,7 @@ def hand() -> rx.Component:
         _header(),
         rx.flex(
             rx.cond(
-                Session.by_rank,
+                ViewerState.by_rank,
                 rx.foreach(UI.hand_by_rank, hand_card),
                 rx.foreach(UI.hand_by_suit, hand_card),
             ),

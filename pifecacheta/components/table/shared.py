@@ -8,11 +8,11 @@ from typing import Any
 import reflex as rx
 
 from pifecacheta.components.reflex_private import client_state_var
-from pifecacheta.state.session import Session
 from pifecacheta.state.table import TableState
+from pifecacheta.state.viewer import ViewerState
 
 UI = TableState.ui
-T = Session.t
+T = ViewerState.t
 # The card tapped in the hand, waiting for a tap on the discard pile: kept in the browser
 # (React state shared by the hand, the pile and the status line), sent to the server only with
 # the tap on the pile (TableState.pile_click). A tap on a card is instant, and a double-click's

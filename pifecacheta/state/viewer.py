@@ -1,4 +1,4 @@
-"""This browser's session: language, deck design, hand order and the private player identity.
+"""This browser's viewer state: language, deck design, hand order and the private player identity.
 
 Everything here is remembered in the browser's localStorage (not ``client_token``, which is
 per tab): a random player id + secret handed out by ``service.identify`` and a display name
@@ -20,7 +20,7 @@ from pifecacheta.service import get_service
 DECKS: tuple[str, ...] = ("classic", "four", "large")  # two-colour, four-colour, large index
 
 
-class Session(rx.State):
+class ViewerState(rx.State):
     """Per-browser preferences and identity (all in localStorage)."""
 
     lang: str = rx.LocalStorage("", name="pc_lang", sync=True)
@@ -80,7 +80,7 @@ class Session(rx.State):
 
         ``name``: a new display name (sanitised by the service, 1-24 characters). The service
         call (a write transaction) runs in a worker thread. Returns the service's
-        ``Identity``. Raises ``ServiceError("bad_name")`` for a bad name.
+        ``Identity``. Raises ``Refusal("bad_name")`` for a bad name.
         """
         if not name and self._verified and self._verified == (self.player_id, self.secret, self.name):
             # already checked by this tab (the table page's on_load asks twice): a player row is
