@@ -179,23 +179,6 @@ class TableService:
     def round_over_delay(self, seconds: float) -> None:
         self._bots.round_over_delay = seconds
 
-    # The browser tests read and stop the app's clock, and look for its listeners, through
-    # these names (tests/browser/test_match_life.py, test_read_failure.py).
-    @property
-    def _clock(self) -> Callable[[], datetime]:
-        return self.store.clock
-
-    @_clock.setter
-    def _clock(self, clock: Callable[[], datetime]) -> None:
-        self.store.clock = clock
-
-    @property
-    def _listeners(self) -> list[Callable[[str], None]]:
-        return self.store.listeners
-
-    def _now(self) -> datetime:
-        return self.store.now()
-
     # --- listeners and identity --------------------------------------------------------
 
     def on_change(self, callback: Callable[[str], None]) -> None:

@@ -22,7 +22,15 @@ import reflex as rx
 from pifecacheta import live
 from pifecacheta.live.service_link import handler_call
 from pifecacheta.rules.cards import Card
-from pifecacheta.service import get_service
+from pifecacheta.service import (
+    BOT_NAMES,
+    MAX_SEATS,
+    ChatEmpty,
+    ChatRateLimited,
+    ChatTooLong,
+    SpectatorCannotChat,
+    get_service,
+)
 from pifecacheta.state.snapshots import CACHE, discard_action, is_refusal
 from pifecacheta.state.table_view import TableView
 from pifecacheta.state.viewer import ViewerState
@@ -45,8 +53,10 @@ def error_key(exc: BaseException) -> str:
     return key if key in i18n.catalog("pt") else "err.generic"
 
 
-BOT_NAMES: tuple[str, ...] = ("Carmen", "Tito", "Luna")  # seed 000 line 70
-MAX_SEATS = 4
+# The refusals the chat box shows under the chat (the others float over the top of the page).
+CHAT_REFUSALS: frozenset[str] = frozenset(
+    "err." + refusal.CODE for refusal in (ChatEmpty, ChatTooLong, ChatRateLimited, SpectatorCannotChat)
+)
 
 
 def bots_to_add(seats: Any) -> list[str]:
@@ -74,7 +84,7 @@ class TableState(TableView, rx.State):
 
     table_code: str = ""
     # The card tapped and waiting for a tap on the pile lives in the browser only
-    # (pages/table.py: SELECTED): a tap costs no round trip, and a double-click's two clicks
+    # (components/table/shared.py: SELECTED): a tap costs no round trip, and a double-click's two clicks
     # do not queue two events ahead of the discard.
     dragging: str = ""  # card id being dragged
     message: str = ""  # catalog key of the last refusal, "" when none
@@ -291,6 +301,12 @@ class TableState(TableView, rx.State):
         await self._call(lambda svc, who: svc.chat(code, who, text))
         # clear the input only when the line was accepted (a refused line stays to be fixed)
         return None if self.message else rx.set_value("chat-input", "")
+
+    @rx.var
+    def message_in_chat(self) -> bool:
+        """True when the refusal in ``message`` is about the chat (:data:`CHAT_REFUSALS`): the
+        chat box shows it instead of the floating callout."""
+        return self.message in CHAT_REFUSALS
 
     @rx.event
     def clear_message(self, serial: int) -> None:

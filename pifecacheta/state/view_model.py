@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from pifecacheta.rules.cards import Card, Face, sort_by_rank, sort_by_suit
+from pifecacheta.service import MAX_SEATS
 
 SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-MAX_SEATS = 4  # seed 000 line 50: 2 to 4 at the table
 
 
 @dataclasses.dataclass

@@ -65,7 +65,7 @@ def in_process_service():
     from pifecacheta.service import get_service
 
     svc = get_service()
-    return svc if svc._listeners else None  # the app registered its live-update listener
+    return svc if svc.store.listeners else None  # the app registered its live-update listener
 
 
 @contextlib.contextmanager

@@ -38,13 +38,13 @@ def _clock_stopped() -> Iterator[None]:
     if svc is None:
         yield
         return
-    old = svc._clock
-    now = svc._now()
-    svc._clock = lambda: now
+    old = svc.store.clock
+    now = svc.store.now()
+    svc.store.clock = lambda: now
     try:
         yield
     finally:
-        svc._clock = old
+        svc.store.clock = old
 
 
 def _with_bots(new_page, app_harness, mode_id: str, seed: int, *, size=(1366, 900)) -> Page:

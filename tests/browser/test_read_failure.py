@@ -16,9 +16,9 @@ import threading
 from collections.abc import Iterator
 
 import pytest
+from _flows import start_two
 from _replay import hand
 from playwright.sync_api import expect
-from test_table import _start_two
 
 
 @contextlib.contextmanager
@@ -28,7 +28,7 @@ def _failing_reads(n: int) -> Iterator[list[int]]:
     from pifecacheta.service import get_service
 
     svc = get_service()
-    if not svc._listeners:  # the backend runs in another process: nothing to patch
+    if not svc.store.listeners:  # the backend runs in another process: nothing to patch
         pytest.skip("the app's service is not in this process")
     lock = threading.Lock()
     failed = [0]
@@ -56,7 +56,7 @@ def _failing_reads(n: int) -> Iterator[list[int]]:
 
 
 def test_a_failed_read_on_my_move_keeps_the_table_and_catches_up(app_harness, new_page):
-    a, b = _start_two(new_page, app_harness, "cacheta7", 11)
+    a, b = start_two(new_page, app_harness, "cacheta7", 11)
     a.get_by_role("button", name="COMEÇAR").click()
     draw = b.get_by_role("button", name="COMPRAR", exact=True)
     expect(draw).to_be_enabled()  # Bruno plays first

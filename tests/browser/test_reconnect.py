@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 import time
 
+from _flows import start_two
 from _replay import hand
 from playwright.sync_api import expect
-from test_table import _start_two
 
 
 class _Cable:
@@ -47,7 +47,7 @@ class _Cable:
 
 
 def test_a_dropped_connection_comes_back_live(app_harness, new_page):
-    a, b = _start_two(new_page, app_harness, "cacheta7", 11)
+    a, b = start_two(new_page, app_harness, "cacheta7", 11)
     cable = _Cable(a)
     a.reload()  # her page's websocket now goes through the cable
     expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()

@@ -12,7 +12,6 @@ from playwright.sync_api import expect
 from pifecacheta.rules import CACHETA_7, PIFE, AnnounceOneAway, Discard, Draw, GoOut
 
 # test_reconnect.py and test_read_failure.py import it from here
-_start_two = start_two
 
 
 def test_cacheta_round_between_two_browsers(app_harness, new_page, shot, shots_all):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 from reflex_base.vars import ObjectVar
 
-from pifecacheta.components.table.messages import is_chat_error, message_style
+from pifecacheta.components.table.messages import message_style
 from pifecacheta.components.table.shared import UI, WRAP_STYLE, T
 from pifecacheta.state.table import TableState
 from pifecacheta.state.view_model import ChatUi
@@ -52,7 +52,7 @@ def _chat_form() -> rx.Component:
 def _chat_refusal() -> rx.Component:
     """A refused chat line (too long, too fast, empty, a spectator): said inside the chat box."""
     return rx.cond(  # type: ignore[no-any-return]
-        is_chat_error(TableState.message),
+        TableState.message_in_chat,
         rx.callout(
             T[TableState.message],
             color_scheme="red",

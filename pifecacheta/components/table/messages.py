@@ -1,4 +1,5 @@
-"""Refusals on the table page: the floating callout, its fade-out, and which ones the chat shows.
+"""Refusals on the table page: the floating callout and its fade-out (the chat box shows the
+chat's own, ``TableState.message_in_chat``).
 
 A refusal (``TableState.message``, a catalog key) is shown until the viewer acts again, for
 at most :data:`MESSAGE_SHOWN`, or :data:`MESSAGE_LINGER` once the table changed (its
@@ -25,17 +26,6 @@ HIDE_KEYFRAMES = (
     "overflow: hidden; border: 0}}"
 )
 
-_CHAT_ERRORS = ("err.chat_too_long", "err.chat_rate_limited", "err.chat_empty", "err.spectator_cannot_chat")
-
-
-def is_chat_error(message: Any) -> Any:
-    """True (client side) when the refusal key ``message`` is about the chat: the chat box
-    shows it instead of the floating callout."""
-    test = message == _CHAT_ERRORS[0]
-    for key in _CHAT_ERRORS[1:]:
-        test = test | (message == key)
-    return test
-
 
 def message_style(**extra: Any) -> dict[str, Any]:
     """Style of a refusal callout: ``extra`` plus the fade-out after MESSAGE_SHOWN, or
@@ -55,7 +45,7 @@ def message_callout() -> rx.Component:
     second tap of a double tap."""
     return rx.cond(  # type: ignore[no-any-return]
         (TableState.message != "")
-        & ~is_chat_error(TableState.message)
+        & ~TableState.message_in_chat
         & (DISMISSED.value != TableState.message_serial),
         rx.callout(
             T[TableState.message],
