@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from pifecacheta.rules.cards import Card, Face, sort_by_rank, sort_by_suit
-from pifecacheta.service import MAX_SEATS
+from pifecacheta.service import MAX_SEATS, TableSnapshot
 
 SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
@@ -169,7 +169,7 @@ def _lower_name(value: Any) -> str:
     return str(name if name is not None else value).lower()
 
 
-def table_ui(snap: Any) -> TableUi:
+def table_ui(snap: TableSnapshot) -> TableUi:
     """Project a service ``TableSnapshot`` (docs/SERVICE_API.md) to this viewer's :class:`TableUi`."""
     rules = snap.rules
     mode = _lower_name(rules.mode)
@@ -182,16 +182,16 @@ def table_ui(snap: Any) -> TableUi:
         status=str(snap.status),
         version=int(snap.version),
         mode=mode,
-        lives_start=int(getattr(rules, "lives", 0)) if mode == "cacheta" else 0,
+        lives_start=rules.lives if mode == "cacheta" else 0,
         my_seat=my_seat,
         is_creator=snap.creator_seat is not None and snap.creator_seat == my_seat,
         seated=len(infos),
-        absence_claimable=bool(getattr(snap, "absence_claimable", False)),
-        rematch_offered=bool(getattr(snap, "rematch_offered", False)),
-        rematch_voted=my_seat in set(getattr(snap, "rematch_votes", ()) or ()),
-        chat=[ChatUi(name=str(c.name), text=str(c.text)) for c in (getattr(snap, "chat", ()) or ())],
+        absence_claimable=snap.absence_claimable,
+        rematch_offered=snap.rematch_offered,
+        rematch_voted=my_seat in snap.rematch_votes,
+        chat=[ChatUi(name=c.name, text=c.text) for c in snap.chat],
     )
-    votes = set(getattr(snap, "rematch_votes", ()) or ())
+    votes = snap.rematch_votes
     if view is None:  # lobby: show free seats up to four
         for n in range(MAX_SEATS):
             info = infos.get(n)
@@ -227,7 +227,7 @@ def table_ui(snap: Any) -> TableUi:
     hand = tuple(view.hand)
     ui.is_player = view.seat is not None
     # a wild taken from the discard pile counts only as itself (seed 000 line 62): no wild star
-    plain = frozenset(getattr(view, "plain", ()) or ())
+    plain = view.plain
     ui.hand_by_suit = [
         card_ui(c, wilds=() if c in plain else wilds, taken=view.taken) for c in sort_by_suit(hand)
     ]
@@ -254,8 +254,8 @@ def table_ui(snap: Any) -> TableUi:
     ui.my_turn = ui.is_player and ui.turn_seat == my_seat
     ui.can_draw = ui.my_turn and phase == "draw"
     ui.can_discard = ui.my_turn and phase == "discard"
-    ui.can_announce = bool(getattr(view, "can_announce", False))
-    ui.can_go_out = ui.can_discard and bool(getattr(view, "can_go_out", False))
+    ui.can_announce = view.can_announce
+    ui.can_go_out = ui.can_discard and view.can_go_out
     ui.round_over = phase == "round_over"
     ui.match_over = phase == "match_over" or snap.status == "finished"
     ui.can_next_round = ui.is_player and ui.round_over
@@ -271,7 +271,7 @@ def table_ui(snap: Any) -> TableUi:
         if picked:  # the card jumped on is the last one the winner took from the pile (match.py)
             ui.result_has_taken = True
             ui.result_taken = card_ui(picked[-1], wilds=wilds)
-            discarder = getattr(result, "discarder", None)
+            discarder = result.discarder
             if discarder is not None:
                 ui.result_discarder = ui.seats[discarder].name
         if result.plan.discard is not None:
@@ -283,7 +283,7 @@ def table_ui(snap: Any) -> TableUi:
         ui.outcome_kind = _lower_name(outcome.termination)
         if outcome.winner is not None:
             ui.outcome_winner = ui.seats[outcome.winner].name
-        if getattr(outcome, "loser", None) is not None:
+        if outcome.loser is not None:
             ui.outcome_loser = ui.seats[outcome.loser].name
 
     choose_end_texts(ui)
