@@ -11,12 +11,13 @@ import secrets
 from collections.abc import Sequence
 
 import sqlalchemy as sa
+from sqlmodel import Session
 
-from ..models import GameTable, Seat, TableStatus
+from ..models import GameTable, Player, Seat, TableStatus
 from ..rules import Rules
 from .errors import AlreadyStarted, BadBot, NeedTwoPlayers, NotCreator, StaleVersion, TableFull
 from .identity import distinct_name, verify
-from .store import Store, refuse_expired, rules_to_json
+from .store import Loaded, Store, refuse_expired, rules_to_json
 from .values import Identity
 
 MAX_SEATS = 4  # seed 000 line 50: "De 2 a 4 na mesa"
@@ -100,6 +101,21 @@ class Lobby:
                 continue
         raise StaleVersion("the table changed: reload and try again")
 
+    def _creator_in_lobby(self, s: Session, code: str, who: Identity, what: str) -> tuple[Player, Loaded]:
+        """The creator's player row and table ``code``, loaded in transaction ``s``, for a
+        creator-only lobby step (``what`` names it in the refusal's text).
+
+        Raises BadIdentity, TableNotFound, NotCreator, TableExpired, AlreadyStarted.
+        """
+        p = verify(s, who)
+        ld = self._store.load(s, code)
+        if ld.table.creator_id != p.id:
+            raise NotCreator(f"only the table's creator can {what}")
+        refuse_expired(ld.table)
+        if ld.table.status != TableStatus.LOBBY:
+            raise AlreadyStarted("the match has started")
+        return p, ld
+
     def add_bots(self, code: str, who: Identity, names: Sequence[str]) -> None:
         """Fill empty seats with bots ``names`` (from Carmen, Tito, Luna; seed 000 line 70).
 
@@ -109,14 +125,8 @@ class Lobby:
         """
         store = self._store
         with store.tx() as s:
-            p = verify(s, who)
-            ld = store.load(s, code)
+            p, ld = self._creator_in_lobby(s, code, who, "add bots")
             t = ld.table
-            if t.creator_id != p.id:
-                raise NotCreator("only the table's creator can add bots")
-            refuse_expired(t)
-            if t.status != TableStatus.LOBBY:
-                raise AlreadyStarted("the match has started")
             seated = {x.bot for x in ld.seats if x.bot}
             names = list(names)
             if any(n not in BOT_NAMES for n in names) or len(set(names)) != len(names) or seated & set(names):
@@ -150,14 +160,7 @@ class Lobby:
         """
         store = self._store
         with store.tx() as s:
-            p = verify(s, who)
-            ld = store.load(s, code)
-            t = ld.table
-            if t.creator_id != p.id:
-                raise NotCreator("only the table's creator can start")
-            refuse_expired(t)
-            if t.status != TableStatus.LOBBY:
-                raise AlreadyStarted("the match has started")
+            p, ld = self._creator_in_lobby(s, code, who, "start")
             if len(ld.seats) < 2:
                 raise NeedTwoPlayers("at least two players are needed")
             store.deal_new_match(
