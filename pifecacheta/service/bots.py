@@ -114,13 +114,12 @@ class BotDriver:
                 if due is None or ld.match is None:
                     return False
                 seat, m = due.seat, ld.match
+                view = player_view(m, seat) if ld.cached is None else ld.cached.view(seat)
                 bot = ld.by_index(seat)
                 assert bot is not None and bot.bot is not None
                 actor = f"bot:{bot.bot}"
                 rng = random.Random(f"{m.seed}:{ld.table.version}:{seat}")
-                action: Action | None = (
-                    NextRound() if due.closes_round else bot_action(bot.bot, player_view(m, seat), rng)
-                )
+                action: Action | None = NextRound() if due.closes_round else bot_action(bot.bot, view, rng)
                 if action is None:
                     log.warning("bot %s at %s: no action", bot.bot, code)
                     return False

@@ -7,6 +7,9 @@ the entry, so a write by another process (or a rewrite of the column by hand) si
 Entries are written through by :class:`~.store.Store` after each committed save, so the reads
 after a change find the match already parsed.
 
+Each entry also keeps the views already computed from its match (``player_view`` per seat,
+``spectator_view`` under ``None``): a view depends only on the match, so each is computed once
+per committed version, however many tabs and bots read it.
 """
 
 from __future__ import annotations
@@ -14,9 +17,9 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ..rules import Match
+from ..rules import Match, PlayerView, player_view, spectator_view
 
 DEFAULT_TABLES = 1024  # tables whose current match is kept (least recently used dropped)
 
@@ -29,11 +32,24 @@ class CachedMatch:
         version: the ``GameTable.version`` the match was saved or read at.
         text: the ``GameTable.match_json`` it was parsed from (or dumped to).
         match: the parsed match (immutable; shared by every reader).
+        views: views already computed from ``match``: seat -> ``player_view``, None ->
+            ``spectator_view``.
     """
 
     version: int
     text: str
     match: Match
+    views: dict[int | None, PlayerView] = field(default_factory=dict)
+
+    def view(self, seat: int | None) -> PlayerView:
+        """``player_view(match, seat)``, or ``spectator_view(match)`` for None, computed once.
+
+        Raises ValueError for a seat outside the match (as ``player_view``)."""
+        v = self.views.get(seat)
+        if v is None:
+            v = spectator_view(self.match) if seat is None else player_view(self.match, seat)
+            self.views[seat] = v  # two racing readers compute equal values: either is kept
+        return v
 
 
 class MatchCache:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from sqlmodel import col, select
 
 from ..models import ChatMessage, Player, TableStatus
-from ..rules import Action, PlayerView, apply, player_view, spectator_view
+from ..rules import Action, apply
 from .errors import NotSeated, NotStarted, StaleVersion
 from .identity import secret_matches, verify
 from .match_life import absence_claimable, refuse_early_absence_claim, rematch_offered
@@ -73,7 +73,7 @@ class Play:
                 {p.id: p for p in s.exec(select(Player).where(col(Player.id).in_(ids))).all()} if ids else {}
             )
             ld = store.load(s, code)
-            t, m = ld.table, ld.match
+            t, cached = ld.table, ld.cached
             chat_rows = list(
                 s.exec(
                     select(ChatMessage)
@@ -88,7 +88,6 @@ class Play:
         votes = read_votes(t)
         chat = tuple(ChatLine(c.seat, c.name, c.text, c.at) for c in reversed(chat_rows))
         offered = rematch_offered(ld)
-        spectator: PlayerView | None = None
         out: list[TableSnapshot] = []
         for who in whos:
             me = players.get(who.player_id) if who is not None else None
@@ -97,12 +96,8 @@ class Play:
             mine = ld.seat_of(me.id) if me is not None else None
             my_seat = mine.seat if mine is not None and not mine.left else None
             view = None
-            if m is not None:
-                if my_seat is not None:
-                    view = player_view(m, my_seat)
-                else:
-                    spectator = spectator or spectator_view(m)
-                    view = spectator
+            if cached is not None:
+                view = cached.view(my_seat)  # computed once per table version
             out.append(
                 TableSnapshot(
                     code=t.code,
