@@ -199,11 +199,19 @@ class TableService:
     def _now(self) -> datetime:
         return self.store.now()
 
+    def now(self) -> datetime:
+        """The service clock's current time, aware UTC (what bot due times count on)."""
+        return self.store.now()
+
     # --- listeners and identity --------------------------------------------------------
 
     def on_change(self, callback: Callable[[str], None]) -> None:
         """Register ``callback(code)``, called after each committed change of a table (chat too)."""
         self.store.on_change(callback)
+
+    def off_change(self, callback: Callable[[str], None]) -> None:
+        """Unregister ``callback`` (registered by :meth:`on_change`); nothing when it is not."""
+        self.store.off_change(callback)
 
     def identify(self, player_id: str | None, secret: str | None, name: str | None = None) -> Identity:
         """The identity for a browser's stored id + secret, or a NEW one (never someone else's);
@@ -274,6 +282,11 @@ class TableService:
         """Seconds until a bot should act at ``code`` (0 = now), or None when no bot has to
         act (:meth:`.bots.BotDriver.pending_bot_delay`)."""
         return self._bots.pending_bot_delay(code)
+
+    def bot_due_at(self, code: str) -> datetime | None:
+        """When (aware UTC, on this service's clock) a bot may act at ``code``, or None when no
+        bot has to act (:meth:`.bots.BotDriver.bot_due_at`)."""
+        return self._bots.bot_due_at(code)
 
     def bot_step(self, code: str) -> bool:
         """Apply ONE bot action at ``code`` if a bot must act; True if one was applied

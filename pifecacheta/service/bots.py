@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
+from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
 from sqlmodel import Session, col, select
@@ -80,20 +81,28 @@ class BotDriver:
         self.round_over_delay = round_over_delay
 
     def pending_bot_delay(self, code: str) -> float | None:
-        """Seconds until a bot should act at ``code`` (0 = now), or None when no bot has to act.
+        """Seconds until a bot should act at ``code`` (0 = now), or None when no bot has to act
+        (:meth:`bot_due_at` less the clock's now). Raises TableNotFound."""
+        now = self._store.now()
+        at = self.bot_due_at(code)
+        return None if at is None else max(0.0, (at - now).total_seconds())
+
+    def bot_due_at(self, code: str) -> datetime | None:
+        """When (the service clock's aware UTC time) a bot may act at ``code``, or None when no
+        bot has to act.
 
         Counts from the last move: ``bot_delay`` for a bot's move, ``round_over_delay`` for
         closing FIM DA RODADA when only bots still play. Raises TableNotFound.
         """
         store = self._store
-        now = store.now()
         with store.read() as s:
             ld = store.load(s, code)
         due = bot_due(ld)
         if due is None:
             return None
         wait = self.round_over_delay if due.closes_round else self.bot_delay
-        return max(0.0, wait - (now - ld.table.last_move_at).total_seconds())
+        last = ld.table.last_move_at
+        return (last if last.tzinfo else last.replace(tzinfo=UTC)) + timedelta(seconds=wait)
 
     def bot_step(self, code: str) -> bool:
         """If a bot must act at ``code``, apply ONE bot action through the same checked path as

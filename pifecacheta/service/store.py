@@ -178,6 +178,12 @@ class Store:
         with self._listeners_lock:
             self.listeners.append(callback)
 
+    def off_change(self, callback: Callable[[str], None]) -> None:
+        """Unregister ``callback`` (its first registration); nothing when it is not registered."""
+        with self._listeners_lock:
+            if callback in self.listeners:
+                self.listeners.remove(callback)
+
     def notify(self, code: str) -> None:
         """Call every listener with ``code``; one that raises is logged and skipped."""
         with self._listeners_lock:
