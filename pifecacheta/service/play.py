@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import sqlalchemy as sa
 from sqlmodel import col, select
 
 from ..models import ChatMessage, Player, TableStatus
@@ -21,6 +22,14 @@ from .store import Store, read_votes, refuse_expired, rules_from_json
 from .values import ChatLine, Identity, SeatInfo, TableSnapshot
 
 CHAT_HISTORY = 100  # chat lines in a snapshot
+# the statements of every snapshot read, built once
+_PLAYERS = select(Player).where(col(Player.id).in_(sa.bindparam("ids", expanding=True)))
+_LAST_CHAT = (
+    select(ChatMessage)
+    .where(ChatMessage.table_id == sa.bindparam("table_id"))
+    .order_by(col(ChatMessage.id).desc())
+    .limit(CHAT_HISTORY)
+)
 
 
 class Play:
@@ -69,19 +78,10 @@ class Play:
         now = store.now()
         with store.read() as s:
             ids = {w.player_id for w in whos if w is not None and w.player_id and w.secret}
-            players = (
-                {p.id: p for p in s.exec(select(Player).where(col(Player.id).in_(ids))).all()} if ids else {}
-            )
+            players = {p.id: p for p in s.exec(_PLAYERS, params={"ids": list(ids)}).all()} if ids else {}
             ld = store.load(s, code)
             t, cached = ld.table, ld.cached
-            chat_rows = list(
-                s.exec(
-                    select(ChatMessage)
-                    .where(ChatMessage.table_id == t.id)
-                    .order_by(col(ChatMessage.id).desc())
-                    .limit(CHAT_HISTORY)
-                ).all()
-            )
+            chat_rows = list(s.exec(_LAST_CHAT, params={"table_id": t.id}).all())
         rules = rules_from_json(t.rules_json)
         status = TableStatus(t.status)
         creator = next((x.seat for x in ld.seats if x.player_id == t.creator_id), None)

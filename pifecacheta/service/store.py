@@ -37,6 +37,9 @@ from .errors import StaleVersion, TableExpired, TableNotFound
 log = logging.getLogger(__name__)
 
 PLAY_PHASES = (Phase.DRAW, Phase.DISCARD)
+# the statements of every load, built once (building a statement costs more than running it)
+_TABLE_BY_CODE = select(GameTable).where(GameTable.code == sa.bindparam("code"))
+_SEATS_OF_TABLE = select(Seat).where(Seat.table_id == sa.bindparam("table_id")).order_by(col(Seat.seat))
 _SAVED = "pifecacheta.saved_matches"  # Session.info key: matches to cache once committed
 
 
@@ -198,10 +201,10 @@ class Store:
 
     def load(self, s: Session, code: str) -> Loaded:
         """The table ``code`` with its seats and match; raises TableNotFound (``table_not_found``)."""
-        t = s.exec(select(GameTable).where(GameTable.code == code)).first()
+        t = s.exec(_TABLE_BY_CODE, params={"code": code}).first()
         if t is None:
             raise TableNotFound(f"no table {code!r}")
-        seats = list(s.exec(select(Seat).where(Seat.table_id == t.id).order_by(col(Seat.seat))).all())
+        seats = list(s.exec(_SEATS_OF_TABLE, params={"table_id": t.id}).all())
         if t.match_json is None:
             return Loaded(t, seats, None)
         cached = self.matches.get(code, t.version, t.match_json)
