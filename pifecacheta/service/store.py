@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 PLAY_PHASES = (Phase.DRAW, Phase.DISCARD)
 # the statements of every load, built once (building a statement costs more than running it)
 _TABLE_BY_CODE = select(GameTable).where(GameTable.code == sa.bindparam("code"))
+_INSERT_LOG = sa.insert(ActionLog)
 _SEATS_OF_TABLE = select(Seat).where(Seat.table_id == sa.bindparam("table_id")).order_by(col(Seat.seat))
 _SAVED = "pifecacheta.saved_matches"  # Session.info key: matches to cache once committed
 
@@ -219,15 +220,16 @@ class Store:
         ``actor`` is ``player:<id>``, ``bot:<name>`` or ``system``.
         """
         assert t.id is not None
-        s.add(
-            ActionLog(
-                table_id=t.id,
-                version=version,
-                seat=seat,
-                actor=actor,
-                action_json=json.dumps(entry),
-                at=self.now(),
-            )
+        s.execute(  # a plain INSERT: the row is never read back in this transaction
+            _INSERT_LOG,
+            {
+                "table_id": t.id,
+                "version": version,
+                "seat": seat,
+                "actor": actor,
+                "action_json": json.dumps(entry),
+                "at": self.now(),
+            },
         )
 
     def save(
