@@ -39,6 +39,7 @@ SCAN_EVERY_SECONDS = 30.0  # how often every table with a bot is read again (saf
 SWEEP_EVERY_SECONDS = 60.0  # how often expiry is checked
 RETRY_SECONDS = 0.25  # a due bot that could not move is tried again this much later
 WORKERS = 4  # due bot moves run side by side in at most this many threads
+BOTLESS_KEPT = 100_000  # tables remembered as having no bot seat (forgotten all at once beyond)
 
 
 def drive_once(service: TableService) -> list[str]:
@@ -63,10 +64,12 @@ class BotScheduler:
     """When each table's next bot move falls due, and running those that are due.
 
     Keeps, per table code, the service-clock time (aware UTC) its bot may act, in a heap. A
-    table is read again (one ``bot_due_at``) only after it was marked: by :meth:`mark` (the
+    table is read again (one ``bot_schedule``) only after it was marked: by :meth:`mark` (the
     service's ``on_change`` once :meth:`attach`-ed), by :meth:`scan` (every table with a bot
-    in play), or when the service's ``bot_delay`` / ``round_over_delay`` changed.
-    Thread-safe: listeners may mark from any thread while one thread runs :meth:`run_due`.
+    in play), when the service's ``bot_delay`` / ``round_over_delay`` changed, or after a
+    due move did not happen. A table found in play without a bot seat is not read again
+    (seats are fixed once a match starts) unless a scan lists it. Thread-safe: listeners may
+    mark from any thread while one thread runs :meth:`run_due`.
 
     Args:
         service: the service whose tables are driven.
@@ -87,6 +90,8 @@ class BotScheduler:
         self._retry = timedelta(seconds=retry_after)
         self._lock = threading.Lock()
         self._marked: set[str] = set()
+        self._failed: set[str] = set()  # due, yet no move: if still due, wait retry_after
+        self._botless: set[str] = set()  # in play without a bot seat: never marked
         self._due: dict[str, datetime] = {}
         self._heap: list[tuple[datetime, int, str]] = []
         self._seq = itertools.count()  # heap tie-break: first scheduled, first run
@@ -112,6 +117,8 @@ class BotScheduler:
     def mark(self, code: str) -> None:
         """Read table ``code`` again at the next :meth:`refresh` (it changed)."""
         with self._lock:
+            if code in self._botless:
+                return
             self._marked.add(code)
             hook = self.on_mark
         if hook is not None:
@@ -121,26 +128,40 @@ class BotScheduler:
         """Mark every table in play that has a bot seat (start-up and the safety scan)."""
         codes = self._service.bot_tables()
         with self._lock:
+            if len(self._botless) > BOTLESS_KEPT:
+                self._botless.clear()
+            self._botless.difference_update(codes)
             self._marked.update(codes)
 
     def refresh(self) -> None:
-        """Read each marked table's due time (one ``bot_due_at`` each) into the queue; a table
-        whose bots have nothing to do leaves it. All scheduled tables are re-read when the
-        service's delays changed."""
-        delays = (self._service.bot_delay, self._service.round_over_delay)
+        """Read each marked table's due time (one ``bot_schedule`` each) into the queue; a
+        table whose bots have nothing to do leaves it; a due table whose last due move did not
+        happen waits ``retry_after``. All scheduled tables are re-read when the service's
+        delays changed."""
+        svc = self._service
+        delays = (svc.bot_delay, svc.round_over_delay)
         with self._lock:
             if delays != self._delays:
                 self._delays = delays
                 self._marked.update(self._due)
             codes, self._marked = self._marked, set()
+            failed, self._failed = self._failed & codes, self._failed - codes
         for code in sorted(codes):
             try:
-                at = self._service.bot_due_at(code)
+                plan = svc.bot_schedule(code)
             except TableNotFound:
-                at = None
+                self._set(code, None)
+                continue
             except Exception:  # one broken table must not stop the others
                 log.exception("bot schedule failed at table %s", code)
-                at = self._service.now() + self._retry
+                self._set(code, svc.now() + self._retry)
+                continue
+            at = plan.at
+            if plan.no_bots:
+                with self._lock:
+                    self._botless.add(code)
+            if at is not None and code in failed:
+                at = max(at, svc.now() + self._retry)
             self._set(code, at)
 
     def _set(self, code: str, at: datetime | None) -> None:
@@ -179,26 +200,22 @@ class BotScheduler:
     # --- running ---------------------------------------------------------------------------
 
     def step(self, code: str) -> bool:
-        """Play table ``code``'s due bot move if it is still due (re-checked from the
-        database): True if one was applied. Otherwise the table is rescheduled (later due
-        time, or ``retry_after`` when the bot could not move) or leaves the queue (no bot has
-        to act). Never raises: a failure is logged and retried."""
-        svc = self._service
+        """Play table ``code``'s due bot move if it is still due (``bot_step(when_due=True)``:
+        the delay is checked against the database in the move's own transaction): True if one
+        was applied. Otherwise the table is read again at the next :meth:`refresh` (another
+        process moved, no bot has to act, or the bot could not move: then it waits
+        ``retry_after``). Never raises: a failure is logged and retried."""
         try:
-            delay = svc.pending_bot_delay(code)
-            if delay is None:
-                return False
-            if delay > 0:
-                self._set(code, svc.now() + timedelta(seconds=delay))
-                return False
-            if svc.bot_step(code):
+            if self._service.bot_step(code, when_due=True):
                 self.mark(code)  # its next move (the service's on_change marks it too)
                 return True
         except TableNotFound:
             return False
         except Exception:
             log.exception("bot step failed at table %s", code)
-        self._set(code, svc.now() + self._retry)
+        with self._lock:
+            self._failed.add(code)
+            self._marked.add(code)
         return False
 
     def run_due(self) -> list[str]:

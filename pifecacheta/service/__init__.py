@@ -35,7 +35,7 @@ import sqlalchemy as sa
 from ..models import TableStatus
 from ..rules import Action, Rules
 from ..settings import DEFAULT_BOT_DELAY, DEFAULT_ROUND_OVER_DELAY, Settings
-from .bots import BotDriver
+from .bots import BotDriver, BotSchedule
 from .chat import CHAT_MAX, CHAT_RATE_COUNT, CHAT_RATE_WINDOW, Chat
 from .errors import (
     REFUSAL_CODES,
@@ -85,6 +85,7 @@ __all__ = [
     "BadBot",
     "BadIdentity",
     "BadName",
+    "BotSchedule",
     "ChatEmpty",
     "ChatLine",
     "ChatRateLimited",
@@ -288,10 +289,15 @@ class TableService:
         bot has to act (:meth:`.bots.BotDriver.bot_due_at`)."""
         return self._bots.bot_due_at(code)
 
-    def bot_step(self, code: str) -> bool:
-        """Apply ONE bot action at ``code`` if a bot must act; True if one was applied
-        (:meth:`.bots.BotDriver.bot_step`)."""
-        return self._bots.bot_step(code)
+    def bot_schedule(self, code: str) -> BotSchedule:
+        """When the bots of ``code`` act next, and whether it has none
+        (:meth:`.bots.BotDriver.bot_schedule`)."""
+        return self._bots.bot_schedule(code)
+
+    def bot_step(self, code: str, *, when_due: bool = False) -> bool:
+        """Apply ONE bot action at ``code`` if a bot must act (and, with ``when_due``, its delay
+        has passed); True if one was applied (:meth:`.bots.BotDriver.bot_step`)."""
+        return self._bots.bot_step(code, when_due=when_due)
 
     def bot_tables(self) -> list[str]:
         """Codes of tables in play that have a bot seat (what the background driver polls)."""

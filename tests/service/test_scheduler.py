@@ -15,20 +15,20 @@ from .helpers import current_turn, play_human_move
 
 
 def _counting(svc: TableService) -> dict[str, int]:
-    """Count the service's bot reads (``bot_due_at``, ``pending_bot_delay``)."""
-    counts = {"due_at": 0, "pending": 0}
-    due_at, pending = svc.bot_due_at, svc.pending_bot_delay
+    """Count the service's bot reads (``bot_schedule``) and bot steps."""
+    counts = {"schedule": 0, "step": 0}
+    schedule, step = svc.bot_schedule, svc.bot_step
 
-    def count_due_at(code: str):
-        counts["due_at"] += 1
-        return due_at(code)
+    def count_schedule(code: str):
+        counts["schedule"] += 1
+        return schedule(code)
 
-    def count_pending(code: str):
-        counts["pending"] += 1
-        return pending(code)
+    def count_step(code: str, **kw):
+        counts["step"] += 1
+        return step(code, **kw)
 
-    svc.bot_due_at = count_due_at  # type: ignore[method-assign]
-    svc.pending_bot_delay = count_pending  # type: ignore[method-assign]
+    svc.bot_schedule = count_schedule  # type: ignore[method-assign]
+    svc.bot_step = count_step  # type: ignore[method-assign]
     return counts
 
 
@@ -71,15 +71,56 @@ def test_waiting_tables_are_not_polled(db_engine, clock, people) -> None:
     sched.attach()
     sched.scan()
     sched.run_due()
-    assert counts["due_at"] == 5  # one read per table at start
+    assert counts["schedule"] == 5  # one read per table at start
     for _ in range(20):  # ticks before anything is due: no database read
         clock.advance(seconds=0.01)
         assert sched.run_due() == []
-    assert counts == {"due_at": 5, "pending": 0}
+    assert counts == {"schedule": 5, "step": 0}
     clock.advance(seconds=1)
-    assert sorted(sched.run_due()) == sorted(codes)  # each due bot: one re-check, one move
-    assert counts["pending"] == 5
+    assert sorted(sched.run_due()) == sorted(codes)  # each due bot: one move, no other read
+    assert counts == {"schedule": 5, "step": 5}
+    assert sched.run_due() == []  # each table changed: read once for its next due time
+    assert counts == {"schedule": 10, "step": 5}
     sched.detach()
+
+
+def test_tables_without_bots_are_read_once(svc: TableService, people) -> None:
+    code = svc.create_table(people[0], PIFE)
+    svc.join(code, people[1])
+    counts = _counting(svc)
+    sched = BotScheduler(svc, workers=1)
+    sched.attach()
+    svc.start(code, people[0])
+    sched.run_due()
+    assert counts["schedule"] == 1
+    rng = random.Random(2)
+    for _ in range(4):
+        seat = svc.snapshot(code, None).view.turn
+        assert play_human_move(svc, svc.store.engine, code, people[seat], seat, rng, go_out=False)
+        sched.run_due()
+    assert counts == {"schedule": 1, "step": 0}  # seats are fixed once started: never a bot
+    sched.detach()
+
+
+def test_a_bot_with_nothing_to_play_waits_before_a_retry(db_engine, clock, people) -> None:
+    svc = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0)
+    (code,) = _bot_tables(svc, people, 1)
+    counts = {"step": 0}
+
+    def no_move(code: str, **kw) -> bool:  # the bot's policy gives nothing
+        counts["step"] += 1
+        return False
+
+    svc.bot_step = no_move  # type: ignore[method-assign]
+    sched = BotScheduler(svc, workers=1, retry_after=0.25)
+    sched.scan()
+    for _ in range(5):
+        assert sched.run_due() == []
+    assert counts["step"] == 1  # tried once, then waits 0.25 s on the (stopped) clock
+    clock.advance(seconds=0.3)
+    for _ in range(3):
+        sched.run_due()
+    assert counts["step"] == 2
 
 
 def test_due_tables_move_side_by_side(db_engine, clock, people) -> None:
@@ -91,14 +132,14 @@ def test_due_tables_move_side_by_side(db_engine, clock, people) -> None:
 
     calls = iter(range(1000))
 
-    def bot_step(code: str) -> bool:
+    def bot_step(code: str, **kw) -> bool:
         threads.add(threading.get_ident())
         if next(calls) < 2:  # the first call waits for the second, so that one is elsewhere
             try:
                 barrier.wait()  # two steps under way at once
             except threading.BrokenBarrierError:
                 pass
-        return step(code)
+        return step(code, **kw)
 
     svc.bot_step = bot_step  # type: ignore[method-assign]
     sched = BotScheduler(svc, workers=4)
