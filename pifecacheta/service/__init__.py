@@ -15,11 +15,12 @@ The package, one module per job:
 * ``errors``: :class:`Refusal` and one subclass per refusal code;
 * ``values``: :class:`Identity`, :class:`SeatInfo`, :class:`ChatLine`, :class:`TableSnapshot`;
 * ``store``: transactions, loading a table, the guarded save + action log, listeners;
+* ``cache``: the parsed match and views of each table in use, checked against the row;
 * ``identity``: secrets, names, :func:`identify`;
 * ``lobby``: create, join, add bots, start;
 * ``play``: moves and snapshots;
 * ``match_life``: absence, rematch votes, 7-day expiry;
-* ``bots``: the bot driver;
+* ``bots``: the bot driver (what a bot plays, when it is due);
 * ``chat``: the table chat.
 """
 
@@ -300,7 +301,7 @@ class TableService:
         return self._bots.bot_step(code, when_due=when_due)
 
     def bot_tables(self) -> list[str]:
-        """Codes of tables in play that have a bot seat (what the background driver polls)."""
+        """Codes of tables in play that have a bot seat (the sweeper scans them)."""
         return self._bots.bot_tables()
 
 

@@ -190,7 +190,7 @@ class BotDriver:
             )
 
     def bot_tables(self) -> list[str]:
-        """Codes of tables in play that have a bot seat (what the background driver polls)."""
+        """Codes of tables in play that have a bot seat (the sweeper scans them)."""
         with self._store.read() as s:
             rows = s.exec(
                 select(GameTable.code)
