@@ -1,35 +1,53 @@
-"""Background driver: bots' moves, FIM DA RODADA closing by itself, 7-day expiry.
+"""Background driver: bots' moves when they fall due, FIM DA RODADA closing by itself, 7-day expiry.
 
 Nothing that must last lives here: deadlines are timestamps in the database and every change
 goes through :class:`~pifecacheta.service.TableService` with its version check, so several
-workers may run this loop at once (one of two racing bot steps is refused and retried).
+workers (or processes) may drive the same tables at once (one of two racing bot steps is
+refused; the loser looks at the table again).
+
+Bots are scheduled, not polled: :class:`BotScheduler` keeps each table's next bot move in a
+due-time priority queue. A table is read again only when it changed (the service's
+``on_change``), at start-up and at a slow safety scan (``SCAN_EVERY_SECONDS``, which also
+catches changes by another process); due moves run side by side in worker threads, each
+through the service's version-guarded ``bot_step``, never before ``PIFECACHETA_BOT_DELAY``.
 
 Wire it into the Reflex app as a lifespan task::
 
     app.register_lifespan_task(sweeper_task)
 
-Blocking database work runs in a worker thread (``asyncio.to_thread``), so ``on_change``
-listeners fire from that thread.
+Blocking database work runs in worker threads, so ``on_change`` listeners fire from them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import logging
+import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta
 
-from .service import TableService, get_service
+from .service import TableNotFound, TableService, get_service
 
 log = logging.getLogger(__name__)
 
-TICK_SECONDS = 0.25  # how often tables with bots are polled
+TICK_SECONDS = 0.25  # the longest the loop sleeps between two looks at its queue (no DB work)
+SCAN_EVERY_SECONDS = 30.0  # how often every table with a bot is read again (safety scan)
 SWEEP_EVERY_SECONDS = 60.0  # how often expiry is checked
+RETRY_SECONDS = 0.25  # a due bot that could not move is tried again this much later
+WORKERS = 4  # due bot moves run side by side in at most this many threads
+BOTLESS_KEPT = 100_000  # tables remembered as having no bot seat (forgotten all at once beyond)
 
 
 def drive_once(service: TableService) -> list[str]:
-    """One pass: every table with a bot whose delay has passed gets ONE bot action.
+    """One full pass: every table with a bot whose delay has passed gets ONE bot action.
 
-    Returns the codes that changed. Blocking (database + engine): call it from a thread.
+    Reads every bot table (``bot_tables`` + ``pending_bot_delay`` each); for tests and tools
+    that drive bots by hand, the app's loop uses :class:`BotScheduler`. Returns the codes that
+    changed, in ``bot_tables`` order. Blocking (database + engine): call it from a thread.
     """
     changed = []
     for code in service.bot_tables():
@@ -42,34 +60,244 @@ def drive_once(service: TableService) -> list[str]:
     return changed
 
 
+class BotScheduler:
+    """When each table's next bot move falls due, and running those that are due.
+
+    Keeps, per table code, the service-clock time (aware UTC) its bot may act, in a heap. A
+    table is read again (one ``bot_schedule``) only after it was marked: by :meth:`mark` (the
+    service's ``on_change`` once :meth:`attach`-ed), by :meth:`scan` (every table with a bot
+    in play), when the service's ``bot_delay`` / ``round_over_delay`` changed, or after a
+    due move did not happen. A table found in play without a bot seat is not read again
+    (seats are fixed once a match starts) unless a scan lists it. Thread-safe: listeners may
+    mark from any thread while one thread runs :meth:`run_due`.
+
+    Args:
+        service: the service whose tables are driven.
+        workers: due moves run side by side in at most this many threads (1: one by one).
+        retry_after: seconds before a due bot that could not move (its policy gave nothing,
+            another writer won, the step failed) is tried again.
+
+    Attributes:
+        on_mark: called (from the marking thread) after each :meth:`mark`; the async loop uses
+            it to wake up.
+    """
+
+    def __init__(
+        self, service: TableService, *, workers: int = WORKERS, retry_after: float = RETRY_SECONDS
+    ) -> None:
+        self._service = service
+        self._workers = max(1, workers)
+        self._retry = timedelta(seconds=retry_after)
+        self._lock = threading.Lock()
+        self._marked: set[str] = set()
+        self._failed: set[str] = set()  # due, yet no move: if still due, wait retry_after
+        self._botless: set[str] = set()  # in play without a bot seat: never marked
+        self._due: dict[str, datetime] = {}
+        self._heap: list[tuple[datetime, int, str]] = []
+        self._seq = itertools.count()  # heap tie-break: first scheduled, first run
+        self._delays = (service.bot_delay, service.round_over_delay)
+        self._pool: ThreadPoolExecutor | None = None
+        self.on_mark: Callable[[], None] | None = None
+
+    # --- feeding ---------------------------------------------------------------------------
+
+    def attach(self) -> None:
+        """Mark each table the service reports changed (``on_change``) from now on."""
+        self._service.on_change(self.mark)
+
+    def detach(self, *, wait: bool = True) -> None:
+        """Stop listening to the service and stop the worker threads (``wait``: until the
+        moves under way are done)."""
+        self._service.off_change(self.mark)
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=wait)
+
+    def mark(self, code: str) -> None:
+        """Read table ``code`` again at the next :meth:`refresh` (it changed)."""
+        with self._lock:
+            if code in self._botless:
+                return
+            self._marked.add(code)
+            hook = self.on_mark
+        if hook is not None:
+            hook()
+
+    def scan(self) -> None:
+        """Mark every table in play that has a bot seat (start-up and the safety scan)."""
+        codes = self._service.bot_tables()
+        with self._lock:
+            if len(self._botless) > BOTLESS_KEPT:
+                self._botless.clear()
+            self._botless.difference_update(codes)
+            self._marked.update(codes)
+
+    def refresh(self) -> None:
+        """Read each marked table's due time (one ``bot_schedule`` each) into the queue; a
+        table whose bots have nothing to do leaves it; a due table whose last due move did not
+        happen waits ``retry_after``. All scheduled tables are re-read when the service's
+        delays changed."""
+        svc = self._service
+        delays = (svc.bot_delay, svc.round_over_delay)
+        with self._lock:
+            if delays != self._delays:
+                self._delays = delays
+                self._marked.update(self._due)
+            codes, self._marked = self._marked, set()
+            failed, self._failed = self._failed & codes, self._failed - codes
+        for code in sorted(codes):
+            try:
+                plan = svc.bot_schedule(code)
+            except TableNotFound:
+                self._set(code, None)
+                continue
+            except Exception:  # one broken table must not stop the others
+                log.exception("bot schedule failed at table %s", code)
+                self._set(code, svc.now() + self._retry)
+                continue
+            at = plan.at
+            if plan.no_bots:
+                with self._lock:
+                    self._botless.add(code)
+            if at is not None and code in failed:
+                at = max(at, svc.now() + self._retry)
+            self._set(code, at)
+
+    def _set(self, code: str, at: datetime | None) -> None:
+        with self._lock:
+            if at is None:
+                self._due.pop(code, None)
+                return
+            self._due[code] = at
+            heapq.heappush(self._heap, (at, next(self._seq), code))
+
+    # --- the queue -------------------------------------------------------------------------
+
+    def next_due(self) -> datetime | None:
+        """The earliest due time in the queue (service clock), or None when it is empty."""
+        with self._lock:
+            while self._heap and self._due.get(self._heap[0][2]) != self._heap[0][0]:
+                heapq.heappop(self._heap)  # superseded by a later schedule of that table
+            return self._heap[0][0] if self._heap else None
+
+    def take_due(self, now: datetime) -> list[str]:
+        """Remove and return the tables due at ``now`` (service clock), earliest first."""
+        out: list[str] = []
+        with self._lock:
+            while self._heap and self._heap[0][0] <= now:
+                at, _, code = heapq.heappop(self._heap)
+                if self._due.get(code) == at:
+                    del self._due[code]
+                    out.append(code)
+        return out
+
+    def pending(self) -> dict[str, datetime]:
+        """A copy of the queue: table code -> due time."""
+        with self._lock:
+            return dict(self._due)
+
+    # --- running ---------------------------------------------------------------------------
+
+    def step(self, code: str) -> bool:
+        """Play table ``code``'s due bot move if it is still due (``bot_step(when_due=True)``:
+        the delay is checked against the database in the move's own transaction): True if one
+        was applied. Otherwise the table is read again at the next :meth:`refresh` (another
+        process moved, no bot has to act, or the bot could not move: then it waits
+        ``retry_after``). Never raises: a failure is logged and retried."""
+        try:
+            if self._service.bot_step(code, when_due=True):
+                self.mark(code)  # its next move (the service's on_change marks it too)
+                return True
+        except TableNotFound:
+            return False
+        except Exception:
+            log.exception("bot step failed at table %s", code)
+        with self._lock:
+            self._failed.add(code)
+            self._marked.add(code)
+        return False
+
+    def run_due(self) -> list[str]:
+        """:meth:`refresh`, then play every due table's bot move, side by side (``workers``
+        threads). Returns the codes that changed, in due order. Blocking: call it from a thread.
+        """
+        self.refresh()
+        codes = self.take_due(self._service.now())
+        if len(codes) <= 1 or self._workers == 1:
+            return [c for c in codes if self.step(c)]
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self._workers, thread_name_prefix="bot")
+            pool = self._pool
+        return [c for c, ok in zip(codes, pool.map(self.step, codes), strict=True) if ok]
+
+
 async def run_sweeper(
     service: TableService | None = None,
     *,
     tick: float = TICK_SECONDS,
     sweep_every: float = SWEEP_EVERY_SECONDS,
+    scan_every: float = SCAN_EVERY_SECONDS,
     stop: asyncio.Event | None = None,
 ) -> None:
-    """Loop until ``stop`` is set (or the task is cancelled): drive bots every ``tick`` seconds,
-    expire idle matches every ``sweep_every`` seconds (``TableService.sweep``)."""
+    """Loop until ``stop`` is set (or the task is cancelled): play bot moves as they fall due
+    (:class:`BotScheduler`, fed by ``on_change``; every table with a bot read at start and
+    every ``scan_every`` seconds), expire idle matches every ``sweep_every`` seconds
+    (``TableService.sweep``). Between two passes it sleeps until the next due move, a change,
+    or at most ``tick`` seconds (a look at the queue, no database work)."""
     service = service or get_service()
-    last_sweep = float("-inf")
-    while stop is None or not stop.is_set():
+    loop = asyncio.get_running_loop()
+    wake = asyncio.Event()
+
+    def on_mark() -> None:
         try:
-            await asyncio.to_thread(drive_once, service)
-            if time.monotonic() - last_sweep >= sweep_every:
-                last_sweep = time.monotonic()
-                await asyncio.to_thread(service.sweep)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("sweeper pass failed")
-        if stop is None:
-            await asyncio.sleep(tick)
-        else:
+            loop.call_soon_threadsafe(wake.set)
+        except RuntimeError:  # the loop is closed: nobody to wake
+            pass
+
+    sched = BotScheduler(service)
+    sched.on_mark = on_mark
+    sched.attach()
+    last_sweep = last_scan = float("-inf")
+    try:
+        while stop is None or not stop.is_set():
+            wake.clear()
             try:
-                await asyncio.wait_for(stop.wait(), timeout=tick)
-            except TimeoutError:
-                pass
+                if time.monotonic() - last_scan >= scan_every:
+                    last_scan = time.monotonic()
+                    await asyncio.to_thread(sched.scan)
+                await asyncio.to_thread(sched.run_due)
+                if time.monotonic() - last_sweep >= sweep_every:
+                    last_sweep = time.monotonic()
+                    await asyncio.to_thread(service.sweep)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("sweeper pass failed")
+            await _sleep(wake, stop, _timeout(sched, service, tick))
+    finally:
+        sched.detach(wait=False)
+
+
+def _timeout(sched: BotScheduler, service: TableService, tick: float) -> float:
+    """Seconds until the next due move, at most ``tick``."""
+    at = sched.next_due()
+    if at is None:
+        return tick
+    return min(tick, max(0.0, (at - service.now()).total_seconds()))
+
+
+async def _sleep(wake: asyncio.Event, stop: asyncio.Event | None, timeout: float) -> None:
+    """Wait until ``wake`` or ``stop`` is set, or ``timeout`` seconds."""
+    waits = [asyncio.ensure_future(wake.wait())]
+    if stop is not None:
+        waits.append(asyncio.ensure_future(stop.wait()))
+    try:
+        await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for w in waits:
+            w.cancel()
 
 
 async def sweeper_task() -> None:

@@ -191,10 +191,16 @@ class Card:
         return str(self.face)
 
     def __str__(self) -> str:
-        return self.code + ("'" if self.deck else "")
+        text = _CARD_TEXT.get(self._order)
+        if text is None:  # each of the 104 cards' notation is built once
+            text = _CARD_TEXT[self._order] = self.code + ("'" if self.deck else "")
+        return text
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
+
+
+_CARD_TEXT: dict[int, str] = {}  # Card._order -> str(card)
 
 
 def parse_hand(text: str | Iterable[str]) -> tuple[Card, ...]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .cards import ALL_FACES, Card, Face, parse_hand  # noqa: F401 (doctests)
 from .config import CACHETA_7, PIFE, Rules  # noqa: F401 (doctests)
@@ -29,6 +30,11 @@ from .errors import RulesError
 from .melds import MAX_SET, MAX_SET_REPEAT, Meld, effective_wilds, meld_of, wild_faces  # noqa: F401
 
 __all__ = ["GoOutPlan", "best_go_out", "go_out_with_discard", "completing_faces", "is_one_away"]
+
+#: Answers :func:`best_go_out` and :func:`completing_faces` (so :func:`is_one_away`) each keep,
+#: least recently used dropped: each is a pure function of its arguments, and the same hand is
+#: asked again at every view of the table until it changes.
+MEMO_SIZE = 8192
 
 
 @dataclass(frozen=True)
@@ -275,6 +281,22 @@ def best_go_out(
     >>> str(best_go_out(parse_hand("AH 2H 3H 5C 5D 5S 9S 10S JS QS"), rules=PIFE))
     'AH 2H 3H | 5C 5D 5S | 9S 10S JS QS'
     """
+    return _best_go_out(
+        tuple(hand), frozenset(wilds), frozenset(plain), frozenset(forbidden_discards), must_meld, rules
+    )
+
+
+@lru_cache(maxsize=MEMO_SIZE)
+def _best_go_out(
+    hand: Sequence[Card],
+    wilds: frozenset[Face],
+    plain: frozenset[Card],
+    forbidden_discards: frozenset[Face],
+    must_meld: Card | None,
+    rules: Rules,
+) -> GoOutPlan | None:
+    """:func:`best_go_out` on hashable arguments, remembered (``__wrapped__``: not; an
+    exception is never remembered)."""
     cards = _check_hand(hand)
     if must_meld is not None and must_meld not in cards:
         raise RulesError(f"must_meld {must_meld} is not in the hand")
@@ -383,6 +405,14 @@ def completing_faces(
     >>> sorted(str(f) for f in completing_faces(h, wilds=w, from_discard=True))
     ['7H', '7S']
     """
+    return _completing_faces(tuple(hand9), frozenset(wilds), frozenset(plain), from_discard, rules)
+
+
+@lru_cache(maxsize=MEMO_SIZE)
+def _completing_faces(
+    hand9: Sequence[Card], wilds: frozenset[Face], plain: frozenset[Card], from_discard: bool, rules: Rules
+) -> frozenset[Face]:
+    """:func:`completing_faces` on hashable arguments, remembered (``__wrapped__``: not)."""
     ws = effective_wilds(wilds, rules)
     cards9 = list(hand9)
     if len(set(cards9)) != len(cards9):

@@ -15,11 +15,12 @@ The package, one module per job:
 * ``errors``: :class:`Refusal` and one subclass per refusal code;
 * ``values``: :class:`Identity`, :class:`SeatInfo`, :class:`ChatLine`, :class:`TableSnapshot`;
 * ``store``: transactions, loading a table, the guarded save + action log, listeners;
+* ``cache``: the parsed match and views of each table in use, checked against the row;
 * ``identity``: secrets, names, :func:`identify`;
 * ``lobby``: create, join, add bots, start;
 * ``play``: moves and snapshots;
 * ``match_life``: absence, rematch votes, 7-day expiry;
-* ``bots``: the bot driver;
+* ``bots``: the bot driver (what a bot plays, when it is due);
 * ``chat``: the table chat.
 """
 
@@ -35,7 +36,7 @@ import sqlalchemy as sa
 from ..models import TableStatus
 from ..rules import Action, Rules
 from ..settings import DEFAULT_BOT_DELAY, DEFAULT_ROUND_OVER_DELAY, Settings
-from .bots import BotDriver
+from .bots import BotDriver, BotSchedule
 from .chat import CHAT_MAX, CHAT_RATE_COUNT, CHAT_RATE_WINDOW, Chat
 from .errors import (
     REFUSAL_CODES,
@@ -83,6 +84,7 @@ __all__ = [
     "BadBot",
     "BadIdentity",
     "BadName",
+    "BotSchedule",
     "ChatEmpty",
     "ChatLine",
     "ChatRateLimited",
@@ -179,11 +181,19 @@ class TableService:
     def round_over_delay(self, seconds: float) -> None:
         self._bots.round_over_delay = seconds
 
+    def now(self) -> datetime:
+        """The service clock's current time, aware UTC (what bot due times count on)."""
+        return self.store.now()
+
     # --- listeners and identity --------------------------------------------------------
 
     def on_change(self, callback: Callable[[str], None]) -> None:
         """Register ``callback(code)``, called after each committed change of a table (chat too)."""
         self.store.on_change(callback)
+
+    def off_change(self, callback: Callable[[str], None]) -> None:
+        """Unregister ``callback`` (registered by :meth:`on_change`); nothing when it is not."""
+        self.store.off_change(callback)
 
     def identify(self, player_id: str | None, secret: str | None, name: str | None = None) -> Identity:
         """The identity for a browser's stored id + secret, or a NEW one (never someone else's);
@@ -255,13 +265,23 @@ class TableService:
         act (:meth:`.bots.BotDriver.pending_bot_delay`)."""
         return self._bots.pending_bot_delay(code)
 
-    def bot_step(self, code: str) -> bool:
-        """Apply ONE bot action at ``code`` if a bot must act; True if one was applied
-        (:meth:`.bots.BotDriver.bot_step`)."""
-        return self._bots.bot_step(code)
+    def bot_due_at(self, code: str) -> datetime | None:
+        """When (aware UTC, on this service's clock) a bot may act at ``code``, or None when no
+        bot has to act (:meth:`.bots.BotDriver.bot_due_at`)."""
+        return self._bots.bot_due_at(code)
+
+    def bot_schedule(self, code: str) -> BotSchedule:
+        """When the bots of ``code`` act next, and whether it has none
+        (:meth:`.bots.BotDriver.bot_schedule`)."""
+        return self._bots.bot_schedule(code)
+
+    def bot_step(self, code: str, *, when_due: bool = False) -> bool:
+        """Apply ONE bot action at ``code`` if a bot must act (and, with ``when_due``, its delay
+        has passed); True if one was applied (:meth:`.bots.BotDriver.bot_step`)."""
+        return self._bots.bot_step(code, when_due=when_due)
 
     def bot_tables(self) -> list[str]:
-        """Codes of tables in play that have a bot seat (what the background driver polls)."""
+        """Codes of tables in play that have a bot seat (the sweeper scans them)."""
         return self._bots.bot_tables()
 
 

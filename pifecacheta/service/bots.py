@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
+from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
 from sqlmodel import Session, col, select
@@ -66,6 +67,18 @@ def bot_due(ld: Loaded) -> BotDue | None:
     return None
 
 
+class BotSchedule(NamedTuple):
+    """When a table's bots act next.
+
+    ``at``: when a bot may act (the service clock's aware UTC time), None when no bot has to
+    act now. ``no_bots``: the table left the lobby with no bot seat; seats are fixed once the
+    match starts, so no bot ever acts there.
+    """
+
+    at: datetime | None
+    no_bots: bool
+
+
 class BotDriver:
     """Drives the bots of every table on one :class:`Store`.
 
@@ -80,26 +93,43 @@ class BotDriver:
         self.round_over_delay = round_over_delay
 
     def pending_bot_delay(self, code: str) -> float | None:
-        """Seconds until a bot should act at ``code`` (0 = now), or None when no bot has to act.
+        """Seconds until a bot should act at ``code`` (0 = now), or None when no bot has to act
+        (:meth:`bot_due_at` less the clock's now). Raises TableNotFound."""
+        now = self._store.now()
+        at = self.bot_due_at(code)
+        return None if at is None else max(0.0, (at - now).total_seconds())
+
+    def bot_due_at(self, code: str) -> datetime | None:
+        """When (the service clock's aware UTC time) a bot may act at ``code``, or None when no
+        bot has to act (:meth:`bot_schedule`). Raises TableNotFound."""
+        return self.bot_schedule(code).at
+
+    def bot_schedule(self, code: str) -> BotSchedule:
+        """When the bots of ``code`` act next, from one read of the table.
 
         Counts from the last move: ``bot_delay`` for a bot's move, ``round_over_delay`` for
         closing FIM DA RODADA when only bots still play. Raises TableNotFound.
         """
         store = self._store
-        now = store.now()
         with store.read() as s:
             ld = store.load(s, code)
+        no_bots = ld.table.status != TableStatus.LOBBY and all(x.bot is None for x in ld.seats)
         due = bot_due(ld)
-        if due is None:
-            return None
-        wait = self.round_over_delay if due.closes_round else self.bot_delay
-        return max(0.0, wait - (now - ld.table.last_move_at).total_seconds())
+        return BotSchedule(None if due is None else self._due_at(ld, due), no_bots)
 
-    def bot_step(self, code: str) -> bool:
+    def _due_at(self, ld: Loaded, due: BotDue) -> datetime:
+        """When the bot ``due`` may act at the loaded table: its last move plus the delay."""
+        wait = self.round_over_delay if due.closes_round else self.bot_delay
+        last = ld.table.last_move_at
+        return (last if last.tzinfo else last.replace(tzinfo=UTC)) + timedelta(seconds=wait)
+
+    def bot_step(self, code: str, *, when_due: bool = False) -> bool:
         """If a bot must act at ``code``, apply ONE bot action through the same checked path as
         people (version-guarded). Returns True if an action was applied, False when no bot
         must act, its policy gives nothing legal, or another writer won the race. Ignores the
-        delay: callers wait :meth:`pending_bot_delay` first.
+        delay unless ``when_due`` (then False, nothing written, while the delay of
+        :meth:`bot_due_at` has not passed, checked in the same transaction); otherwise callers
+        wait :meth:`pending_bot_delay` first.
 
         Right after a bot's discard, if it is one card away in Cacheta (``can_announce``), the
         bot is asked once more and may announce NA BOA (seed 000 line 64) in the same
@@ -113,14 +143,15 @@ class BotDriver:
                 due = bot_due(ld)
                 if due is None or ld.match is None:
                     return False
+                if when_due and store.now() < self._due_at(ld, due):
+                    return False
                 seat, m = due.seat, ld.match
+                view = player_view(m, seat) if ld.cached is None else ld.cached.view(seat)
                 bot = ld.by_index(seat)
                 assert bot is not None and bot.bot is not None
                 actor = f"bot:{bot.bot}"
                 rng = random.Random(f"{m.seed}:{ld.table.version}:{seat}")
-                action: Action | None = (
-                    NextRound() if due.closes_round else bot_action(bot.bot, player_view(m, seat), rng)
-                )
+                action: Action | None = NextRound() if due.closes_round else bot_action(bot.bot, view, rng)
                 if action is None:
                     log.warning("bot %s at %s: no action", bot.bot, code)
                     return False
@@ -159,7 +190,7 @@ class BotDriver:
             )
 
     def bot_tables(self) -> list[str]:
-        """Codes of tables in play that have a bot seat (what the background driver polls)."""
+        """Codes of tables in play that have a bot seat (the sweeper scans them)."""
         with self._store.read() as s:
             rows = s.exec(
                 select(GameTable.code)

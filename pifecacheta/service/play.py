@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import sqlalchemy as sa
 from sqlmodel import col, select
 
 from ..models import ChatMessage, Player, TableStatus
-from ..rules import Action, PlayerView, apply, player_view, spectator_view
+from ..rules import Action, apply
 from .errors import NotSeated, NotStarted, StaleVersion
 from .identity import secret_matches, verify
 from .match_life import absence_claimable, refuse_early_absence_claim, rematch_offered
@@ -21,6 +22,14 @@ from .store import Store, read_votes, refuse_expired, rules_from_json
 from .values import ChatLine, Identity, SeatInfo, TableSnapshot
 
 CHAT_HISTORY = 100  # chat lines in a snapshot
+# the statements of every snapshot read, built once
+_PLAYERS = select(Player).where(col(Player.id).in_(sa.bindparam("ids", expanding=True)))
+_LAST_CHAT = (
+    select(ChatMessage)
+    .where(ChatMessage.table_id == sa.bindparam("table_id"))
+    .order_by(col(ChatMessage.id).desc())
+    .limit(CHAT_HISTORY)
+)
 
 
 class Play:
@@ -69,26 +78,16 @@ class Play:
         now = store.now()
         with store.read() as s:
             ids = {w.player_id for w in whos if w is not None and w.player_id and w.secret}
-            players = (
-                {p.id: p for p in s.exec(select(Player).where(col(Player.id).in_(ids))).all()} if ids else {}
-            )
+            players = {p.id: p for p in s.exec(_PLAYERS, params={"ids": list(ids)}).all()} if ids else {}
             ld = store.load(s, code)
-            t, m = ld.table, ld.match
-            chat_rows = list(
-                s.exec(
-                    select(ChatMessage)
-                    .where(ChatMessage.table_id == t.id)
-                    .order_by(col(ChatMessage.id).desc())
-                    .limit(CHAT_HISTORY)
-                ).all()
-            )
+            t, cached = ld.table, ld.cached
+            chat_rows = list(s.exec(_LAST_CHAT, params={"table_id": t.id}).all())
         rules = rules_from_json(t.rules_json)
         status = TableStatus(t.status)
         creator = next((x.seat for x in ld.seats if x.player_id == t.creator_id), None)
         votes = read_votes(t)
         chat = tuple(ChatLine(c.seat, c.name, c.text, c.at) for c in reversed(chat_rows))
         offered = rematch_offered(ld)
-        spectator: PlayerView | None = None
         out: list[TableSnapshot] = []
         for who in whos:
             me = players.get(who.player_id) if who is not None else None
@@ -97,12 +96,8 @@ class Play:
             mine = ld.seat_of(me.id) if me is not None else None
             my_seat = mine.seat if mine is not None and not mine.left else None
             view = None
-            if m is not None:
-                if my_seat is not None:
-                    view = player_view(m, my_seat)
-                else:
-                    spectator = spectator or spectator_view(m)
-                    view = spectator
+            if cached is not None:
+                view = cached.view(my_seat)  # computed once per table version
             out.append(
                 TableSnapshot(
                     code=t.code,

@@ -6,6 +6,11 @@ the table (:meth:`Store.load`), check, then :meth:`Store.save`:
 ``UPDATE game_table ... SET version = expected + 1 WHERE version = expected`` plus one
 ``action_log`` row. Of two racing writers one wins, the other gets :class:`StaleVersion` and
 nothing of its transaction is written. After the commit the caller runs :meth:`Store.notify`.
+
+The parsed match of each table in use is kept in :attr:`Store.matches` (a
+:class:`~.cache.MatchCache`): a load parses ``match_json`` only when the row's version or text
+differs from the kept one, and a save that carries its ``Match`` puts it there once the
+transaction committed.
 """
 
 from __future__ import annotations
@@ -26,11 +31,17 @@ from sqlmodel import Session, col, select
 from ..models import ActionLog, GameTable, Seat, TableStatus
 from ..rules import Action, LeaveTable, Match, Mode, Phase, Rules, new_match
 from ..settings import fixed_seed_from_env
+from .cache import DEFAULT_TABLES, CachedMatch, MatchCache
 from .errors import StaleVersion, TableExpired, TableNotFound
 
 log = logging.getLogger(__name__)
 
 PLAY_PHASES = (Phase.DRAW, Phase.DISCARD)
+# the statements of every load, built once (building a statement costs more than running it)
+_TABLE_BY_CODE = select(GameTable).where(GameTable.code == sa.bindparam("code"))
+_INSERT_LOG = sa.insert(ActionLog)
+_SEATS_OF_TABLE = select(Seat).where(Seat.table_id == sa.bindparam("table_id")).order_by(col(Seat.seat))
+_SAVED = "pifecacheta.saved_matches"  # Session.info key: matches to cache once committed
 
 
 def utcnow() -> datetime:
@@ -84,11 +95,12 @@ def refuse_expired(t: GameTable) -> None:
 @dataclass
 class Loaded:
     """A table as read inside one transaction: the row, its seats by seat number, the match
-    (None in the lobby)."""
+    (None in the lobby) and its cache entry (None in the lobby)."""
 
     table: GameTable
     seats: list[Seat]
     match: Match | None
+    cached: CachedMatch | None = None
 
     def seat_of(self, player_id: str) -> Seat | None:
         """The seat of ``player_id`` (left or not), or None."""
@@ -109,10 +121,19 @@ class Store:
         seed_source: returns each new match's seed; default the integer in env
             ``PIFECACHETA_FIXED_SEED`` (read at each deal; tests only), else
             ``secrets.randbits(63)``.
+        cache_tables: how many tables' parsed matches :attr:`matches` keeps.
+
+    Attributes:
+        matches: the parsed matches of the tables in use (see the module docstring).
     """
 
     def __init__(
-        self, engine: sa.Engine, *, clock: Callable[[], datetime], seed_source: Callable[[], int] | None
+        self,
+        engine: sa.Engine,
+        *,
+        clock: Callable[[], datetime],
+        seed_source: Callable[[], int] | None,
+        cache_tables: int = DEFAULT_TABLES,
     ) -> None:
         self.engine = engine
         self._read_engine = engine.execution_options(sqlite_begin="DEFERRED")
@@ -120,6 +141,7 @@ class Store:
         self.seed_source = seed_source
         self.listeners: list[Callable[[str], None]] = []
         self._listeners_lock = threading.Lock()
+        self.matches = MatchCache(cache_tables)
 
     # --- time and seeds ------------------------------------------------------------------
 
@@ -139,9 +161,13 @@ class Store:
 
     @contextmanager
     def tx(self) -> Iterator[Session]:
-        """One write transaction (BEGIN IMMEDIATE on SQLite), committed on success."""
-        with Session(self.engine, expire_on_commit=False) as s, s.begin():
-            yield s
+        """One write transaction (BEGIN IMMEDIATE on SQLite), committed on success; then the
+        matches it saved go to :attr:`matches`."""
+        with Session(self.engine, expire_on_commit=False) as s:
+            with s.begin():
+                yield s
+            for code, version, text, match in s.info.pop(_SAVED, ()):
+                self.matches.put(code, version, text, match)
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -155,6 +181,12 @@ class Store:
         """Register ``callback(code)``, called after each committed change of a table (chat too)."""
         with self._listeners_lock:
             self.listeners.append(callback)
+
+    def off_change(self, callback: Callable[[str], None]) -> None:
+        """Unregister ``callback`` (its first registration); nothing when it is not registered."""
+        with self._listeners_lock:
+            if callback in self.listeners:
+                self.listeners.remove(callback)
 
     def notify(self, code: str) -> None:
         """Call every listener with ``code``; one that raises is logged and skipped."""
@@ -170,12 +202,14 @@ class Store:
 
     def load(self, s: Session, code: str) -> Loaded:
         """The table ``code`` with its seats and match; raises TableNotFound (``table_not_found``)."""
-        t = s.exec(select(GameTable).where(GameTable.code == code)).first()
+        t = s.exec(_TABLE_BY_CODE, params={"code": code}).first()
         if t is None:
             raise TableNotFound(f"no table {code!r}")
-        seats = list(s.exec(select(Seat).where(Seat.table_id == t.id).order_by(col(Seat.seat))).all())
-        match = None if t.match_json is None else Match.from_dict(json.loads(t.match_json))
-        return Loaded(t, seats, match)
+        seats = list(s.exec(_SEATS_OF_TABLE, params={"table_id": t.id}).all())
+        if t.match_json is None:
+            return Loaded(t, seats, None)
+        cached = self.matches.get(code, t.version, t.match_json)
+        return Loaded(t, seats, cached.match, cached)
 
     def add_log(
         self, s: Session, t: GameTable, version: int, entry: dict[str, Any], *, seat: int | None, actor: str
@@ -186,15 +220,16 @@ class Store:
         ``actor`` is ``player:<id>``, ``bot:<name>`` or ``system``.
         """
         assert t.id is not None
-        s.add(
-            ActionLog(
-                table_id=t.id,
-                version=version,
-                seat=seat,
-                actor=actor,
-                action_json=json.dumps(entry),
-                at=self.now(),
-            )
+        s.execute(  # a plain INSERT: the row is never read back in this transaction
+            _INSERT_LOG,
+            {
+                "table_id": t.id,
+                "version": version,
+                "seat": seat,
+                "actor": actor,
+                "action_json": json.dumps(entry),
+                "at": self.now(),
+            },
         )
 
     def save(
@@ -206,12 +241,14 @@ class Store:
         *,
         seat: int | None,
         actor: str,
+        match: Match | None = None,
         **values: Any,
     ) -> int:
         """Guarded write of the ``GameTable`` columns ``values``: ``UPDATE ... SET version =
         expected_version + 1 WHERE version = expected_version`` plus one action-log row
-        (:meth:`add_log`). Returns the new table version; raises StaleVersion
-        (``stale_version``) if another writer won."""
+        (:meth:`add_log`). ``match``: the match whose dump is ``values["match_json"]``, kept in
+        :attr:`matches` once the transaction commits. Returns the new table version; raises
+        StaleVersion (``stale_version``) if another writer won."""
         res = s.execute(
             sa.update(GameTable)
             .where(col(GameTable.id) == t.id, col(GameTable.version) == expected_version)
@@ -221,6 +258,8 @@ class Store:
         if res.rowcount != 1:  # type: ignore[attr-defined]  # CursorResult of an UPDATE has rowcount
             raise StaleVersion("the table changed: reload and try again")
         self.add_log(s, t, expected_version + 1, entry, seat=seat, actor=actor)
+        if match is not None:
+            s.info.setdefault(_SAVED, []).append((t.code, expected_version + 1, values["match_json"], match))
         return expected_version + 1
 
     def deal_new_match(
@@ -240,6 +279,7 @@ class Store:
             seat=seat,
             actor=actor,
             status=TableStatus.PLAYING,
+            match=match,
             match_json=dump_match(match),
             last_move_at=now,
             turn_started_at=now,
@@ -286,7 +326,7 @@ class Store:
                 sa.update(Seat).where(col(Seat.table_id) == t.id, col(Seat.seat) == seat).values(left=True)
             )
         expected = t.version if expected_version is None else expected_version
-        return self.save(s, t, expected, action.to_dict(), seat=seat, actor=actor, **values)
+        return self.save(s, t, expected, action.to_dict(), seat=seat, actor=actor, match=new, **values)
 
     def action_log(self, code: str) -> list[dict[str, Any]]:
         """The table's action log in order: dicts with version, seat, actor, action, at."""

@@ -1,0 +1,110 @@
+"""The parsed matches of the tables in use, kept in memory beside the database.
+
+The database stays the only truth: :class:`MatchCache` only spares parsing
+``GameTable.match_json`` (``json.loads`` + ``Match.from_dict``) on every read. An entry is
+used only when the row just read has the same ``version`` AND the same ``match_json`` text as
+the entry, so a write by another process (or a rewrite of the column by hand) simply misses.
+Entries are written through by :class:`~.store.Store` after each committed save, so the reads
+after a change find the match already parsed.
+
+Each entry also keeps the views already computed from its match (``player_view`` per seat,
+``spectator_view`` under ``None``): a view depends only on the match, so each is computed once
+per committed version, however many tabs and bots read it.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from ..rules import Match, PlayerView, player_view, spectator_view
+
+DEFAULT_TABLES = 1024  # tables whose current match is kept (least recently used dropped)
+
+
+@dataclass
+class CachedMatch:
+    """One table's parsed match at one version.
+
+    Attributes:
+        version: the ``GameTable.version`` the match was saved or read at.
+        text: the ``GameTable.match_json`` it was parsed from (or dumped to).
+        match: the parsed match (immutable; shared by every reader).
+        views: views already computed from ``match``: seat -> ``player_view``, None ->
+            ``spectator_view``.
+    """
+
+    version: int
+    text: str
+    match: Match
+    views: dict[int | None, PlayerView] = field(default_factory=dict)
+
+    def view(self, seat: int | None) -> PlayerView:
+        """``player_view(match, seat)``, or ``spectator_view(match)`` for None, computed once.
+
+        Raises ValueError for a seat outside the match (as ``player_view``)."""
+        v = self.views.get(seat)
+        if v is None:
+            v = spectator_view(self.match) if seat is None else player_view(self.match, seat)
+            self.views[seat] = v  # two racing readers compute equal values: either is kept
+        return v
+
+
+class MatchCache:
+    """A bounded LRU map table code -> :class:`CachedMatch` (one entry per table, its latest
+    version). Thread-safe.
+
+    Args:
+        size: the most tables kept (>= 1); the least recently used is dropped first.
+    """
+
+    def __init__(self, size: int = DEFAULT_TABLES) -> None:
+        if size < 1:
+            raise ValueError("the cache must hold at least one table")
+        self.size = size
+        self.hits = 0
+        self.misses = 0
+        self._entries: OrderedDict[str, CachedMatch] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, code: str, version: int, text: str) -> CachedMatch:
+        """The entry of ``code`` for the row just read (``version``, ``match_json`` ``text``):
+        the kept one when both agree, else ``text`` parsed now and kept (unless an entry of a
+        later version is kept already: an old read does not push out the newer match).
+
+        Raises whatever ``Match.from_dict`` raises for a malformed text."""
+        with self._lock:
+            e = self._entries.get(code)
+            if e is not None and e.version == version and e.text == text:
+                self._entries.move_to_end(code)
+                self.hits += 1
+                return e
+            self.misses += 1
+        fresh = CachedMatch(version, text, Match.from_dict(json.loads(text)))
+        self._keep(code, fresh)
+        return fresh
+
+    def put(self, code: str, version: int, text: str, match: Match) -> None:
+        """Keep ``match`` (saved as ``text``) as ``code``'s match at ``version``; called only after
+        the save committed."""
+        self._keep(code, CachedMatch(version, text, match))
+
+    def drop(self, code: str) -> None:
+        """Forget ``code`` (nothing happens when it is not kept)."""
+        with self._lock:
+            self._entries.pop(code, None)
+
+    def _keep(self, code: str, entry: CachedMatch) -> None:
+        with self._lock:
+            old = self._entries.get(code)
+            if old is not None and old.version > entry.version:
+                return
+            self._entries[code] = entry
+            self._entries.move_to_end(code)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)

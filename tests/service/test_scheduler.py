@@ -1,0 +1,223 @@
+"""Bots scheduled when due: the sweeper's queue reads a table only when it changed (or at a
+scan), moves it after its delay, runs due tables side by side, and catches what it was not told."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+
+from pifecacheta.rules import PIFE, Phase
+from pifecacheta.service import TableService
+from pifecacheta.sweeper import BotScheduler, run_sweeper
+
+from .helpers import current_turn, play_human_move
+
+
+def _counting(svc: TableService) -> dict[str, int]:
+    """Count the service's bot reads (``bot_schedule``) and bot steps."""
+    counts = {"schedule": 0, "step": 0}
+    schedule, step = svc.bot_schedule, svc.bot_step
+
+    def count_schedule(code: str):
+        counts["schedule"] += 1
+        return schedule(code)
+
+    def count_step(code: str, **kw):
+        counts["step"] += 1
+        return step(code, **kw)
+
+    svc.bot_schedule = count_schedule  # type: ignore[method-assign]
+    svc.bot_step = count_step  # type: ignore[method-assign]
+    return counts
+
+
+def _bot_tables(svc: TableService, people, n: int) -> list[str]:
+    """``n`` Pife tables Ana vs Luna; Luna (seat 1) plays first."""
+    codes = []
+    for _ in range(n):
+        code = svc.create_table(people[0], PIFE)
+        svc.add_bots(code, people[0], ["Luna"])
+        svc.start(code, people[0])
+        codes.append(code)
+    return codes
+
+
+def test_a_bot_moves_when_due_and_not_before(db_engine, clock, people) -> None:
+    svc = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=1.2)
+    (code,) = _bot_tables(svc, people, 1)
+    sched = BotScheduler(svc, workers=1)
+    sched.attach()
+    sched.scan()
+    assert sched.run_due() == []  # 1.2 s not yet passed
+    assert (sched.pending()[code] - clock.now).total_seconds() == 1.2
+    clock.advance(seconds=1.1)
+    assert sched.run_due() == []
+    clock.advance(seconds=0.2)
+    assert sched.run_due() == [code]  # draw
+    assert sched.run_due() == []  # the draw was a move: wait again
+    clock.advance(seconds=1.3)
+    assert sched.run_due() == [code]  # discard: Ana's turn
+    assert current_turn(db_engine, code) == (Phase.DRAW, 0)
+    assert sched.run_due() == [] and sched.pending() == {}
+    sched.detach()
+
+
+def test_waiting_tables_are_not_polled(db_engine, clock, people) -> None:
+    svc = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
+    codes = _bot_tables(svc, people, 5)
+    counts = _counting(svc)
+    sched = BotScheduler(svc, workers=1)
+    sched.attach()
+    sched.scan()
+    sched.run_due()
+    assert counts["schedule"] == 5  # one read per table at start
+    for _ in range(20):  # ticks before anything is due: no database read
+        clock.advance(seconds=0.01)
+        assert sched.run_due() == []
+    assert counts == {"schedule": 5, "step": 0}
+    clock.advance(seconds=1)
+    assert sorted(sched.run_due()) == sorted(codes)  # each due bot: one move, no other read
+    assert counts == {"schedule": 5, "step": 5}
+    assert sched.run_due() == []  # each table changed: read once for its next due time
+    assert counts == {"schedule": 10, "step": 5}
+    sched.detach()
+
+
+def test_tables_without_bots_are_read_once(svc: TableService, people) -> None:
+    code = svc.create_table(people[0], PIFE)
+    svc.join(code, people[1])
+    counts = _counting(svc)
+    sched = BotScheduler(svc, workers=1)
+    sched.attach()
+    svc.start(code, people[0])
+    sched.run_due()
+    assert counts["schedule"] == 1
+    rng = random.Random(2)
+    for _ in range(4):
+        seat = svc.snapshot(code, None).view.turn
+        assert play_human_move(svc, svc.store.engine, code, people[seat], seat, rng, go_out=False)
+        sched.run_due()
+    assert counts == {"schedule": 1, "step": 0}  # seats are fixed once started: never a bot
+    sched.detach()
+
+
+def test_a_bot_with_nothing_to_play_waits_before_a_retry(db_engine, clock, people) -> None:
+    svc = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0)
+    (code,) = _bot_tables(svc, people, 1)
+    counts = {"step": 0}
+
+    def no_move(code: str, **kw) -> bool:  # the bot's policy gives nothing
+        counts["step"] += 1
+        return False
+
+    svc.bot_step = no_move  # type: ignore[method-assign]
+    sched = BotScheduler(svc, workers=1, retry_after=0.25)
+    sched.scan()
+    for _ in range(5):
+        assert sched.run_due() == []
+    assert counts["step"] == 1  # tried once, then waits 0.25 s on the (stopped) clock
+    clock.advance(seconds=0.3)
+    for _ in range(3):
+        sched.run_due()
+    assert counts["step"] == 2
+
+
+def test_due_tables_move_side_by_side(db_engine, clock, people) -> None:
+    svc = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
+    codes = _bot_tables(svc, people, 8)
+    threads: set[int] = set()
+    step = svc.bot_step
+    barrier = threading.Barrier(2, timeout=5)
+
+    calls = iter(range(1000))
+
+    def bot_step(code: str, **kw) -> bool:
+        threads.add(threading.get_ident())
+        if next(calls) < 2:  # the first call waits for the second, so that one is elsewhere
+            try:
+                barrier.wait()  # two steps under way at once
+            except threading.BrokenBarrierError:
+                pass
+        return step(code, **kw)
+
+    svc.bot_step = bot_step  # type: ignore[method-assign]
+    sched = BotScheduler(svc, workers=4)
+    sched.scan()
+    clock.advance(seconds=1)
+    assert sorted(sched.run_due()) == sorted(codes)
+    assert len(threads) >= 2 and not barrier.broken
+    sched.detach()
+
+
+def test_a_person_move_schedules_the_bot_after_its_delay(svc: TableService, db_engine, clock, people) -> None:
+    svc.bot_delay = 0.5
+    code = svc.create_table(people[0], PIFE)
+    svc.add_bots(code, people[0], ["Luna"])
+    sched = BotScheduler(svc, workers=1)
+    sched.attach()
+    svc.start(code, people[0])  # on_change: Luna's first move is due in 0.5 s
+    assert sched.run_due() == []
+    clock.advance(seconds=0.6)
+    assert sched.run_due() == [code]
+    clock.advance(seconds=0.6)
+    assert sched.run_due() == [code]
+    assert play_human_move(svc, db_engine, code, people[0], 0, random.Random(1), go_out=False)  # draw
+    assert play_human_move(svc, db_engine, code, people[0], 0, random.Random(1), go_out=False)  # discard
+    assert sched.run_due() == []  # Luna's turn again, from now
+    clock.advance(seconds=0.4)
+    assert sched.run_due() == []
+    clock.advance(seconds=0.2)
+    assert sched.run_due() == [code]
+    sched.detach()
+
+
+def test_a_change_of_the_delays_reschedules(db_engine, clock, people) -> None:
+    svc = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=60)
+    (code,) = _bot_tables(svc, people, 1)
+    sched = BotScheduler(svc, workers=1)
+    sched.scan()
+    assert sched.run_due() == []
+    svc.bot_delay = 0
+    assert sched.run_due() == [code]
+
+
+def test_the_scan_catches_a_change_it_was_not_told(db_engine, clock, people) -> None:
+    """Another process (here a second service on the same database) plays; this scheduler hears
+    nothing until its safety scan, which finds the bot due."""
+    here = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
+    there = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
+    code = there.create_table(people[0], PIFE)
+    there.add_bots(code, people[0], ["Luna"])
+    sched = BotScheduler(here, workers=1)
+    sched.attach()
+    sched.scan()
+    assert sched.run_due() == [] and sched.pending() == {}  # lobby: no bot to move
+    there.start(code, people[0])
+    clock.advance(seconds=1)
+    assert sched.run_due() == []  # not told
+    sched.scan()
+    assert sched.run_due() == [code]
+    sched.detach()
+
+
+def test_the_loop_wakes_on_a_change_not_on_its_tick(svc: TableService, db_engine, people) -> None:
+    """With a 30 s tick, a bot still answers a person's move at once: the change wakes the loop."""
+    ana = people[0]
+    code = svc.create_table(ana, PIFE)
+    svc.add_bots(code, ana, ["Luna"])
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        task = asyncio.create_task(run_sweeper(svc, tick=30, sweep_every=3600, stop=stop))
+        await asyncio.sleep(0.2)  # the loop's first pass: nothing to do yet
+        await asyncio.to_thread(svc.start, code, ana)  # Luna (seat 1) to play, no delay
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if current_turn(db_engine, code) == (Phase.DRAW, 0):
+                break
+        stop.set()
+        await asyncio.wait_for(task, timeout=5)
+
+    asyncio.run(main())
+    assert current_turn(db_engine, code) == (Phase.DRAW, 0)  # Luna drew and discarded within 2 s
