@@ -1,0 +1,597 @@
+"""Load of one backend process: N active tables of simulated players over real websockets.
+
+For each N of ``--tables`` (default 10 25 50 100 200 400), on a fresh SQLite database and a
+fresh Reflex state directory:
+
+1. set-up, in the checkout's own interpreter (``--_setup``, so ``--compare`` uses the other
+   checkout's code): ``TableService`` creates N tables on the database file, seats the people
+   (``identify`` / ``create_table`` / ``join``), adds the bots and starts each match;
+2. the server: ``reflex run --env prod --backend-only`` on 127.0.0.1 in its own process group
+   (production's start-up: granian, one worker, the frontend is not needed by socket clients);
+3. the tabs: each person and spectator is one websocket client that speaks Reflex's protocol as
+   a browser tab does (``bench/_sio.py``): the token in the query, the page's
+   ``hydrate_and_load`` with the person's localStorage identity in the CONNECT packet (router
+   data of ``/mesa/<code>``, so the page's on_load runs), then ``TableState.draw`` /
+   ``card_double`` / ``pile_click`` / ``next_round`` events carrying the version of the last
+   ``TableState.ui`` the tab received. A person reads its own hand from its own ``ui`` deltas,
+   thinks 1-2 s (``--think``) and moves; bots are the server's (``PIFECACHETA_BOT_DELAY``);
+4. ``--seconds`` of measurement once every tab has its first view, then the tabs close and the
+   server's process group is killed (also on Ctrl-C or an error).
+
+Scenarios: ``cacheta`` (2 people + 2 bots per table), ``pife`` (4 people); ``--spectators K``
+adds K spectator tabs per table. Printed per N: moves/s, server CPU (% of one core, psutil on
+the worker that listens) and RSS, move -> each other tab's update (median/p95/p99), the acting
+tab's own reply, bot wait beyond its delay (from the previous move's frame to the bot's move
+frame, minus the delay), refusals, errors, dropped connections; then the knee (first N with
+p95 over 250 ms). ``--compare CHECKOUT`` and/or ``--compare-env K=V`` run a second
+configuration right after each N and print B/A ratios. Usage::
+
+    PATH=.tools/node_modules/.bin:$PATH REFLEX_USE_SYSTEM_BUN=1 .venv/bin/python bench/bench_load.py \\
+        [--tables 10 25] [--seconds 30] [--scenario cacheta|pife] [--spectators 0] \\
+        [--compare /path/to/other/checkout] [--compare-env REFLEX_STATE_MANAGER_MODE=memory]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import bisect
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+KNEE_MS = 250.0
+PLAY_PHASES = ("draw", "discard")
+
+
+# ---- set-up (runs inside the checkout under test, with its interpreter) --------------------------
+def setup_tables(spec: dict[str, Any]) -> dict[str, Any]:
+    """Create ``spec["tables"]`` started tables through the checkout's ``TableService``.
+
+    Runs with the current directory at the checkout (its ``pifecacheta`` package and migrations);
+    the database is ``PIFECACHETA_DB_URL``. Returns the Reflex state names this app compiles
+    (root, Session, TableState), the frontend state schema, the Reflex version, and per table
+    its code and its people (player id, secret, name, seat).
+    """
+    sys.path.insert(0, os.getcwd())
+    import importlib
+
+    import reflex as rx
+
+    importlib.import_module("pifecacheta.pifecacheta")  # the app: every state class is defined
+    from pifecacheta import service as service_module
+    from pifecacheta.rules import CACHETA_7, PIFE
+
+    def walk(cls: Any) -> Any:
+        yield cls
+        for sub in cls.get_substates():
+            yield from walk(sub)
+
+    names = {c.__name__: c.get_full_name() for c in walk(rx.State)}
+    try:
+        schema = rx.State._to_frontend_schema()
+    except Exception:  # noqa: BLE001 - an older Reflex: the frontend sends none either
+        schema = None
+    try:
+        from reflex_base.constants import Reflex
+    except ImportError:
+        from reflex.constants import Reflex  # type: ignore[no-redef]
+    if hasattr(service_module, "get_service"):
+        svc = service_module.get_service()
+    else:
+        from pifecacheta import db
+
+        svc = service_module.TableService(db.init_db())
+    pife = spec["scenario"] == "pife"
+    tables = []
+    for i in range(spec["tables"]):
+        people = [svc.identify(None, None, f"P{i}{c}") for c in ("a", "b", "c", "d")[: 4 if pife else 2]]
+        code = svc.create_table(people[0], PIFE if pife else CACHETA_7)
+        seats = [0] + [svc.join(code, p) for p in people[1:]]
+        if not pife:
+            svc.add_bots(code, people[0], ["Carmen", "Tito"])
+        svc.start(code, people[0])
+        tables.append(
+            {
+                "code": code,
+                "people": [
+                    {"player_id": p.player_id, "secret": p.secret, "name": p.name, "seat": s}
+                    for p, s in zip(people, seats, strict=True)
+                ],
+            }
+        )
+    return {
+        "root": names["State"],
+        "session": names["Session"],
+        "table": names["TableState"],
+        "schema": schema,
+        "version": Reflex.VERSION,
+        "tables": tables,
+    }
+
+
+# ---- the server ------------------------------------------------------------------------------------
+@dataclass
+class Config:
+    """One configuration under test: a checkout (its ``.venv``) and extra environment."""
+
+    label: str
+    root: Path
+    env: dict[str, str] = field(default_factory=dict)
+
+    def python(self) -> Path:
+        return self.root / ".venv" / "bin" / "python"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``reflex run --env prod --backend-only`` of one checkout in its own process group."""
+
+    def __init__(self, cfg: Config, env: dict[str, str], workdir: Path) -> None:
+        self.port = free_port()
+        self.log_path = workdir / "server.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.cfg, self.env = cfg, env
+        self.worker: Any = None  # psutil.Process listening on the port
+
+    def start(self, timeout: float = 120.0) -> None:
+        """Start it and wait for ``/ping``; find the worker process that serves the port."""
+        import psutil
+
+        cmd = [str(self.cfg.root / ".venv" / "bin" / "reflex"), "run", "--env", "prod", "--backend-only"]
+        cmd += ["--backend-host", "127.0.0.1", "--backend-port", str(self.port), "--loglevel", "warning"]
+        with open(self.log_path, "wb") as log:
+            self.proc = subprocess.Popen(
+                cmd, cwd=self.cfg.root, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL, start_new_session=True,
+            )  # fmt: skip
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited ({self.proc.returncode}); see {self.log_path}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/ping", timeout=2):
+                    break
+            except OSError:
+                time.sleep(0.3)
+        else:
+            raise RuntimeError(f"server not up after {timeout:.0f}s; see {self.log_path}")
+        tree = [psutil.Process(self.proc.pid), *psutil.Process(self.proc.pid).children(recursive=True)]
+        for p in tree:
+            try:
+                if any(c.status == "LISTEN" and c.laddr.port == self.port for c in p.net_connections()):
+                    self.worker = p
+            except psutil.Error:
+                pass
+        self.worker = self.worker or tree[-1]
+
+    def cpu_seconds(self) -> float:
+        t = self.worker.cpu_times()
+        return float(t.user + t.system)
+
+    def rss_mb(self) -> float:
+        return float(self.worker.memory_info().rss) / 2**20
+
+    def log_errors(self) -> int:
+        """Lines of the server's log that report an error or a traceback."""
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return 0
+        return sum(1 for line in text.splitlines() if "Traceback" in line or "ERROR" in line)
+
+    def stop(self) -> None:
+        """SIGTERM the whole process group, SIGKILL what is left after 5 s."""
+        if self.proc is None:
+            return
+        for sig, wait in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 5.0)):
+            try:
+                os.killpg(self.proc.pid, sig)
+            except ProcessLookupError:
+                break
+            try:
+                self.proc.wait(timeout=wait)
+                deadline = time.monotonic() + wait  # the group may outlive its leader
+                while time.monotonic() < deadline:
+                    os.killpg(self.proc.pid, 0)
+                    time.sleep(0.1)
+            except (subprocess.TimeoutExpired, ProcessLookupError):
+                pass
+        self.proc = None
+
+
+# ---- the simulated tabs ------------------------------------------------------------------------
+@dataclass
+class Stats:
+    """What one run of one N collected (times in seconds, ``time.monotonic()``)."""
+
+    moves: list[tuple[float, int, int, int, float]] = field(default_factory=list)  # t, table, tab, v, reply
+    bot_waits: list[float] = field(default_factory=list)
+    version_steps: int = 0  # table version increments seen in the window (every move, any seat)
+    bot_moves: int = 0
+    refusals: dict[str, int] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    dropped: int = 0
+    t0: float = float("inf")
+    t1: float = float("inf")
+
+
+class Tab:
+    """One simulated browser tab at one table: a seated person (``person``) or a spectator."""
+
+    def __init__(self, run: Run, table: int, info: dict[str, Any] | None, observer: bool) -> None:
+        self.run, self.table, self.person, self.observer = run, table, info, observer
+        self.index = len(run.tabs)
+        self.frames: list[tuple[float, int]] = []  # (t, ui version) of every ui frame
+        self.ui: dict[str, Any] = {}
+        self.changed = asyncio.Event()
+        self.pending: tuple[float, int] | None = None  # (t_send, version) of my last move
+        self.refused = False
+        code = run.setup["tables"][table]["code"]
+        self.router = {"pathname": f"/mesa/{code}", "asPath": f"/mesa/{code}", "query": {"code": code}}
+        from _sio import SioTab
+
+        self.sio = SioTab(run.url, str(uuid.uuid4()), run.setup["version"], self.on_update)
+
+    async def open(self) -> None:
+        """Connect with the page's boot event (hydrate + on_load), as the browser does."""
+        s = self.run.setup
+        payload: dict[str, Any] = {}
+        if self.person is not None:  # this browser's localStorage (pages/session: pc_player, ...)
+            fq = s["session"] + ".{}_rx_state_"
+            payload["vars"] = {
+                fq.format("player_id"): self.person["player_id"],
+                fq.format("secret"): self.person["secret"],
+                fq.format("name"): self.person["name"],
+                fq.format("lang"): "pt",
+            }
+        event = {"name": s["root"] + ".hydrate_and_load", "payload": payload, "router_data": self.router}
+        await self.sio.connect({"event": event, "state_schema": s["schema"]})
+
+    def on_update(self, t: float, update: dict[str, Any]) -> None:
+        delta = (update.get("delta") or {}).get(self.run.setup["table"]) or {}
+        msg = delta.get("message_rx_state_")
+        if msg and self.pending is not None:
+            st = self.run.stats
+            st.refusals[msg] = st.refusals.get(msg, 0) + 1
+            self.pending, self.refused = None, True
+            self.changed.set()
+        ui = delta.get("ui_rx_state_")
+        if not isinstance(ui, dict):
+            return
+        prev, prev_t = self.ui, (self.frames[-1][0] if self.frames else t)
+        self.ui = ui
+        v = int(ui.get("version", -1))
+        self.frames.append((t, v))
+        st = self.run.stats
+        if self.pending is not None and v > self.pending[1]:
+            t_send = self.pending[0]
+            if st.t0 <= t_send <= st.t1:
+                st.moves.append((t_send, self.table, self.index, v, t - t_send))
+            self.pending = None
+        if self.observer and prev and v > int(prev.get("version", -1)) and st.t0 <= t <= st.t1:
+            st.version_steps += v - int(prev.get("version", -1))
+            turn = next((x for x in prev.get("seats", []) if x.get("seat") == prev.get("turn_seat")), {})
+            if prev.get("phase") in PLAY_PHASES and turn.get("is_bot"):
+                st.bot_moves += 1
+                st.bot_waits.append(t - prev_t - self.run.bot_delay)
+        self.changed.set()
+
+    def _move(self, ui: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        """The event a person sends for view ``ui``, or None when it is not this tab's to act."""
+        v = int(ui.get("version", 0))
+        if ui.get("can_draw"):
+            return "draw", {"version": v}
+        if ui.get("can_discard"):
+            hand = [c for c in ui.get("hand_by_suit", []) if not c.get("taken")]
+            plain = [c for c in hand if not c.get("wild")] or hand
+            if not plain:
+                return None
+            card = random.choice(plain)["id"]
+            if random.random() < 0.5:  # double-click, or tap the card then the pile
+                return "card_double", {"card_id": card, "version": v}
+            return "pile_click", {"version": v, "phase": "discard", "selected": card}
+        people = [p["seat"] for p in self.run.setup["tables"][self.table]["people"]]
+        if ui.get("can_next_round") and self.person is not None and self.person["seat"] == min(people):
+            return "next_round", {"version": v}
+        if ui.get("match_over") and ui.get("rematch_offered") and not ui.get("rematch_voted"):
+            return "vote_rematch", {}
+        return None
+
+    async def play(self, stop: asyncio.Event) -> None:
+        """A person: wait for a view that is mine to act on, think, send the click's event."""
+        acted: int | None = None
+        while not stop.is_set():
+            await self.changed.wait()
+            self.changed.clear()
+            if self.refused:
+                self.refused, acted = False, None
+            v = int(self.ui.get("version", -1))
+            if v == acted or self.pending is not None or self._move(self.ui) is None:
+                continue
+            await asyncio.sleep(random.uniform(*self.run.think))
+            if stop.is_set() or int(self.ui.get("version", -1)) != v or (move := self._move(self.ui)) is None:
+                self.changed.set()
+                continue
+            name, payload = move
+            event = {
+                "name": f"{self.run.setup['table']}.{name}",
+                "payload": payload,
+                "router_data": self.router,
+            }
+            acted = v
+            pending = self.pending = (time.monotonic(), v)  # set before the send: the reply may win
+            asyncio.get_running_loop().call_later(15, self._timeout, pending)
+            await self.sio.emit_event(event)
+
+    def _timeout(self, pending: tuple[float, int]) -> None:
+        if self.pending is pending:  # no reply in 15 s
+            self.run.stats.errors.append(f"tab {self.index}: no reply to a move in 15 s")
+            self.pending, self.refused = None, True
+            self.changed.set()
+
+
+class Run:
+    """One configuration at one N: set-up, server, tabs, measurement window, figures."""
+
+    def __init__(self, cfg: Config, args: argparse.Namespace, n: int) -> None:
+        self.cfg, self.args, self.n = cfg, args, n
+        self.think = tuple(args.think)
+        self.bot_delay = args.bot_delay
+        self.tabs: list[Tab] = []
+        self.stats = Stats()
+        self.setup: dict[str, Any] = {}
+        self.url = ""
+
+    def env(self, workdir: Path) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(
+            PIFECACHETA_DB_URL=f"sqlite:///{workdir / 'bench.db'}",
+            PIFECACHETA_BOT_DELAY=str(self.bot_delay),
+            REFLEX_STATES_WORKDIR=str(workdir / "states"),
+            REFLEX_TELEMETRY_ENABLED="false",
+            REFLEX_CHECK_LATEST_VERSION="false",
+            PYTHONUNBUFFERED="1",
+        )
+        bun = self.cfg.root / ".tools" / "node_modules" / ".bin"
+        env["PATH"] = f"{bun}:{env.get('PATH', '')}"
+        env.update(self.cfg.env)
+        return env
+
+    def measure(self) -> dict[str, Any]:
+        """Set up, serve, play, measure; always stops the server and removes the work dir."""
+        workdir = Path(tempfile.mkdtemp(prefix="bench_load_"))
+        server = None
+        try:
+            env = self.env(workdir)
+            spec = json.dumps({"tables": self.n, "scenario": self.args.scenario})
+            out = subprocess.run(
+                [str(self.cfg.python()), str(Path(__file__).resolve()), "--_setup", spec],
+                cwd=self.cfg.root, env=env, capture_output=True, text=True, timeout=600, check=False,
+            )  # fmt: skip
+            if out.returncode != 0:
+                raise RuntimeError(f"set-up failed in {self.cfg.root}:\n{out.stderr[-3000:]}")
+            self.setup = json.loads(out.stdout.strip().splitlines()[-1])
+            server = Server(self.cfg, env, workdir)
+            SERVERS.append(server)
+            server.start()
+            self.url = f"ws://127.0.0.1:{server.port}"
+            return asyncio.run(self._play(server))
+        finally:
+            if server is not None:
+                server.stop()
+                SERVERS.remove(server)
+            shutil.rmtree(workdir, ignore_errors=True)
+
+    async def _play(self, server: Server) -> dict[str, Any]:
+        for i, table in enumerate(self.setup["tables"]):
+            for j, person in enumerate(table["people"]):
+                self.tabs.append(Tab(self, i, person, observer=j == 0))
+            for _ in range(self.args.spectators):
+                self.tabs.append(Tab(self, i, None, observer=False))
+        gate = asyncio.Semaphore(16)
+        t_connect = time.monotonic()
+
+        async def open_one(tab: Tab) -> None:
+            async with gate:
+                try:
+                    await tab.open()
+                except Exception as exc:  # noqa: BLE001
+                    self.stats.errors.append(f"connect: {type(exc).__name__}: {exc}")
+
+        await asyncio.gather(*(open_one(t) for t in self.tabs))
+        live = [t for t in self.tabs if t.sio.closed.is_set() is False and t.sio.ws is not None]
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and any(not t.frames for t in live):
+            await asyncio.sleep(0.1)
+        connect_s = time.monotonic() - t_connect
+        stop = asyncio.Event()
+        players = [asyncio.create_task(t.play(stop)) for t in live if t.person is not None]
+        st = self.stats
+        cpu0, st.t0 = server.cpu_seconds(), time.monotonic()
+        rss_max = 0.0
+        while time.monotonic() - st.t0 < self.args.seconds:
+            await asyncio.sleep(1.0)
+            rss_max = max(rss_max, server.rss_mb())
+        st.t1 = time.monotonic()
+        cpu1 = server.cpu_seconds()
+        stop.set()
+        await asyncio.sleep(2.0)  # the last moves' updates still on their way
+        st.dropped = sum(1 for t in live if t.sio.closed.is_set())
+        for task in players:
+            task.cancel()
+        for res in await asyncio.gather(*players, return_exceptions=True):
+            if isinstance(res, Exception):
+                st.errors.append(f"player: {type(res).__name__}: {res}")
+        await asyncio.gather(*(t.sio.close() for t in self.tabs), return_exceptions=True)
+        return self._figures(connect_s, (cpu1 - cpu0) / (st.t1 - st.t0) * 100, rss_max, server.log_errors())
+
+    def _figures(self, connect_s: float, cpu: float, rss: float, log_errors: int) -> dict[str, Any]:
+        st = self.stats
+        by_table: dict[int, list[Tab]] = {}
+        for t in self.tabs:
+            by_table.setdefault(t.table, []).append(t)
+        others, missed = [], 0
+        for t_send, table, tab, v, _ in st.moves:
+            for other in by_table[table]:
+                if other.index == tab:
+                    continue
+                times = [x for x, _ in other.frames]
+                k = bisect.bisect_left(times, t_send)
+                hit = next((x for x, ver in other.frames[k:] if ver >= v), None)
+                if hit is None:
+                    missed += 1
+                else:
+                    others.append((hit - t_send) * 1000)
+        span = st.t1 - st.t0
+        return {
+            "n": self.n,
+            "tabs": len(self.tabs),
+            "connect_s": connect_s,
+            "moves_s": st.version_steps / span,
+            "people_moves_s": len(st.moves) / span,
+            "cpu": cpu,
+            "rss": rss,
+            "other": others,
+            "reply": [m[4] * 1000 for m in st.moves],
+            "bot": [w * 1000 for w in st.bot_waits],
+            "missed": missed,
+            "refusals": dict(st.refusals),
+            "errors": len(st.errors) + log_errors,
+            "error_lines": st.errors[:5],
+            "dropped": st.dropped,
+        }
+
+
+SERVERS: list[Server] = []  # running servers, stopped on any exit
+
+
+# ---- report -------------------------------------------------------------------------------------
+def pct(values: list[float], q: float) -> float:
+    """Nearest-rank percentile ``q`` (0-100); NaN for no values."""
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[max(0, min(len(s) - 1, int(round(q / 100 * len(s) + 0.5)) - 1))]
+
+
+def med(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+HEADER = (
+    "| config | tables | tabs | moves/s (people) | server CPU | RSS MB | move -> other tab med/p95/p99 ms "
+    "| own reply med/p95 ms | bot wait beyond delay med/p95 ms | refusals | errors | dropped |"
+)
+
+
+def row(label: str, f: dict[str, Any]) -> str:
+    """One markdown table row of figures ``f``."""
+    o, r, b = f["other"], f["reply"], f["bot"]
+    refused = sum(f["refusals"].values())
+    return (
+        f"| {label} | {f['n']} | {f['tabs']} | {f['moves_s']:.1f} ({f['people_moves_s']:.1f}) | {f['cpu']:.0f}% "
+        f"| {f['rss']:.0f} | {med(o):.0f} / {pct(o, 95):.0f} / {pct(o, 99):.0f} | {med(r):.0f} / {pct(r, 95):.0f} "
+        f"| {med(b):.0f} / {pct(b, 95):.0f} | {refused} | {f['errors']} | {f['dropped']} |"
+    )
+
+
+def ratios(a: dict[str, Any], b: dict[str, Any]) -> str:
+    """B/A for the main figures (below 1: B is faster / cheaper)."""
+
+    def q(x: float, y: float) -> str:
+        return f"{y / x:.2f}" if x and x == x and y == y else "-"
+
+    return (
+        f"  ratio B/A at {a['n']} tables: moves/s {q(a['moves_s'], b['moves_s'])}, CPU {q(a['cpu'], b['cpu'])}, "
+        f"RSS {q(a['rss'], b['rss'])}, other-tab p50 {q(med(a['other']), med(b['other']))} "
+        f"p95 {q(pct(a['other'], 95), pct(b['other'], 95))}, reply p50 {q(med(a['reply']), med(b['reply']))}, "
+        f"bot wait p50 {q(med(a['bot']), med(b['bot']))}"
+    )
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    ap.add_argument("--tables", type=int, nargs="+", default=[10, 25, 50, 100, 200, 400])
+    ap.add_argument("--seconds", type=float, default=30.0, help="measurement window per N")
+    ap.add_argument("--scenario", choices=("cacheta", "pife"), default="cacheta")
+    ap.add_argument("--spectators", type=int, default=0, help="extra spectator tabs per table")
+    ap.add_argument("--think", type=float, nargs=2, default=(1.0, 2.0), metavar=("MIN", "MAX"))
+    ap.add_argument("--bot-delay", type=float, default=0.5, help="PIFECACHETA_BOT_DELAY for the server")
+    ap.add_argument("--compare", type=Path, help="a second checkout (with its own .venv) to run after each N")
+    ap.add_argument("--compare-env", action="append", default=[], metavar="K=V", help="env of the second run")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--_setup", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args._setup:  # inside the checkout under test: create the tables, print them as JSON
+        print(json.dumps(setup_tables(json.loads(args._setup))))
+        return 0
+    random.seed(args.seed)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    configs = [Config("A", ROOT)]
+    if args.compare or args.compare_env:
+        env = dict(kv.split("=", 1) for kv in args.compare_env)
+        configs.append(Config("B", (args.compare or ROOT).resolve(), env))
+    for c in configs:
+        print(f"config {c.label}: {c.root} {' '.join(f'{k}={v}' for k, v in c.env.items())}".rstrip())
+    print(
+        f"scenario {args.scenario}, {args.spectators} spectator tab(s) per table, think {args.think[0]}-"
+        f"{args.think[1]} s, bot delay {args.bot_delay} s, {args.seconds:.0f} s per N; load: {os.getloadavg()}"
+    )
+
+    def stop_all(*_: Any) -> None:
+        for s in list(SERVERS):
+            s.stop()
+        raise SystemExit(130)
+
+    signal.signal(signal.SIGTERM, stop_all)
+    results: dict[str, list[dict[str, Any]]] = {c.label: [] for c in configs}
+    try:
+        for n in args.tables:
+            for c in configs:
+                f = Run(c, args, n).measure()
+                results[c.label].append(f)
+                print(
+                    row(c.label, f), f"connect {f['connect_s']:.1f}s", f["refusals"] or "", *f["error_lines"]
+                )
+            if len(configs) == 2:
+                print(ratios(results["A"][-1], results["B"][-1]))
+    except KeyboardInterrupt:
+        print("interrupted")
+    finally:
+        for s in list(SERVERS):
+            s.stop()
+    print("\n" + HEADER + "\n" + "|---" * 12 + "|")
+    for c in configs:
+        for f in results[c.label]:
+            print(row(c.label, f))
+    for c in configs:
+        knee = next((f["n"] for f in results[c.label] if pct(f["other"], 95) > KNEE_MS), None)
+        print(
+            f"knee {c.label} (first N with p95 move -> other tab over {KNEE_MS:.0f} ms):",
+            knee or "not reached",
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
