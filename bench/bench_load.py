@@ -9,7 +9,7 @@ fresh Reflex state directory:
 2. the server: ``reflex run --env prod --backend-only`` on 127.0.0.1 in its own process group
    (production's start-up: granian, one worker, the frontend is not needed by socket clients);
 3. the tabs: each person and spectator is one websocket client that speaks Reflex's protocol as
-   a browser tab does (``bench/_sio.py``): the token in the query, the page's
+   a browser tab does (``bench/_load_io.py``): the token in the query, the page's
    ``hydrate_and_load`` with the person's localStorage identity in the CONNECT packet (router
    data of ``/mesa/<code>``, so the page's on_load runs), then ``TableState.draw`` /
    ``card_double`` / ``pile_click`` / ``next_round`` events carrying the version of the last
@@ -41,17 +41,18 @@ import os
 import random
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _load_io import Config, Server, SioTab  # noqa: E402 - the bench folder is not a package
 
 ROOT = Path(__file__).resolve().parents[1]
 KNEE_MS = 250.0
@@ -89,7 +90,7 @@ def setup_tables(spec: dict[str, Any]) -> dict[str, Any]:
     try:
         from reflex_base.constants import Reflex
     except ImportError:
-        from reflex.constants import Reflex  # type: ignore[no-redef]
+        from reflex.constants import Reflex
     if hasattr(service_module, "get_service"):
         svc = service_module.get_service()
     else:
@@ -124,101 +125,6 @@ def setup_tables(spec: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-# ---- the server ------------------------------------------------------------------------------------
-@dataclass
-class Config:
-    """One configuration under test: a checkout (its ``.venv``) and extra environment."""
-
-    label: str
-    root: Path
-    env: dict[str, str] = field(default_factory=dict)
-
-    def python(self) -> Path:
-        return self.root / ".venv" / "bin" / "python"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """``reflex run --env prod --backend-only`` of one checkout in its own process group."""
-
-    def __init__(self, cfg: Config, env: dict[str, str], workdir: Path) -> None:
-        self.port = free_port()
-        self.log_path = workdir / "server.log"
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.cfg, self.env = cfg, env
-        self.worker: Any = None  # psutil.Process listening on the port
-
-    def start(self, timeout: float = 120.0) -> None:
-        """Start it and wait for ``/ping``; find the worker process that serves the port."""
-        import psutil
-
-        cmd = [str(self.cfg.root / ".venv" / "bin" / "reflex"), "run", "--env", "prod", "--backend-only"]
-        cmd += ["--backend-host", "127.0.0.1", "--backend-port", str(self.port), "--loglevel", "warning"]
-        with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen(
-                cmd, cwd=self.cfg.root, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, start_new_session=True,
-            )  # fmt: skip
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited ({self.proc.returncode}); see {self.log_path}")
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/ping", timeout=2):
-                    break
-            except OSError:
-                time.sleep(0.3)
-        else:
-            raise RuntimeError(f"server not up after {timeout:.0f}s; see {self.log_path}")
-        tree = [psutil.Process(self.proc.pid), *psutil.Process(self.proc.pid).children(recursive=True)]
-        for p in tree:
-            try:
-                if any(c.status == "LISTEN" and c.laddr.port == self.port for c in p.net_connections()):
-                    self.worker = p
-            except psutil.Error:
-                pass
-        self.worker = self.worker or tree[-1]
-
-    def cpu_seconds(self) -> float:
-        t = self.worker.cpu_times()
-        return float(t.user + t.system)
-
-    def rss_mb(self) -> float:
-        return float(self.worker.memory_info().rss) / 2**20
-
-    def log_errors(self) -> int:
-        """Lines of the server's log that report an error or a traceback."""
-        try:
-            text = self.log_path.read_text(errors="replace")
-        except OSError:
-            return 0
-        return sum(1 for line in text.splitlines() if "Traceback" in line or "ERROR" in line)
-
-    def stop(self) -> None:
-        """SIGTERM the whole process group, SIGKILL what is left after 5 s."""
-        if self.proc is None:
-            return
-        for sig, wait in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 5.0)):
-            try:
-                os.killpg(self.proc.pid, sig)
-            except ProcessLookupError:
-                break
-            try:
-                self.proc.wait(timeout=wait)
-                deadline = time.monotonic() + wait  # the group may outlive its leader
-                while time.monotonic() < deadline:
-                    os.killpg(self.proc.pid, 0)
-                    time.sleep(0.1)
-            except (subprocess.TimeoutExpired, ProcessLookupError):
-                pass
-        self.proc = None
-
-
 # ---- the simulated tabs ------------------------------------------------------------------------
 @dataclass
 class Stats:
@@ -229,6 +135,7 @@ class Stats:
     version_steps: int = 0  # table version increments seen in the window (every move, any seat)
     bot_moves: int = 0
     refusals: dict[str, int] = field(default_factory=dict)
+    kinds: dict[str, int] = field(default_factory=dict)  # events the people sent, by handler
     errors: list[str] = field(default_factory=list)
     dropped: int = 0
     t0: float = float("inf")
@@ -248,8 +155,6 @@ class Tab:
         self.refused = False
         code = run.setup["tables"][table]["code"]
         self.router = {"pathname": f"/mesa/{code}", "asPath": f"/mesa/{code}", "query": {"code": code}}
-        from _sio import SioTab
-
         self.sio = SioTab(run.url, str(uuid.uuid4()), run.setup["version"], self.on_update)
 
     async def open(self) -> None:
@@ -290,7 +195,8 @@ class Tab:
             self.pending = None
         if self.observer and prev and v > int(prev.get("version", -1)) and st.t0 <= t <= st.t1:
             st.version_steps += v - int(prev.get("version", -1))
-            turn = next((x for x in prev.get("seats", []) if x.get("seat") == prev.get("turn_seat")), {})
+            seats: list[dict[str, Any]] = prev.get("seats", [])
+            turn = next((x for x in seats if x.get("seat") == prev.get("turn_seat")), {})
             if prev.get("phase") in PLAY_PHASES and turn.get("is_bot"):
                 st.bot_moves += 1
                 st.bot_waits.append(t - prev_t - self.run.bot_delay)
@@ -333,6 +239,7 @@ class Tab:
                 self.changed.set()
                 continue
             name, payload = move
+            self.run.stats.kinds[name] = self.run.stats.kinds.get(name, 0) + 1
             event = {
                 "name": f"{self.run.setup['table']}.{name}",
                 "payload": payload,
@@ -462,24 +369,16 @@ class Run:
                     missed += 1
                 else:
                     others.append((hit - t_send) * 1000)
-        span = st.t1 - st.t0
+        span, reply, bot = st.t1 - st.t0, [m[4] * 1000 for m in st.moves], [w * 1000 for w in st.bot_waits]
         return {
-            "n": self.n,
-            "tabs": len(self.tabs),
-            "connect_s": connect_s,
-            "moves_s": st.version_steps / span,
-            "people_moves_s": len(st.moves) / span,
-            "cpu": cpu,
-            "rss": rss,
-            "other": others,
-            "reply": [m[4] * 1000 for m in st.moves],
-            "bot": [w * 1000 for w in st.bot_waits],
-            "missed": missed,
-            "refusals": dict(st.refusals),
-            "errors": len(st.errors) + log_errors,
-            "error_lines": st.errors[:5],
+            "n": self.n, "tabs": len(self.tabs), "connect_s": connect_s, "moves_s": st.version_steps / span,
+            "people_s": len(st.moves) / span, "cpu": cpu, "rss": rss,
+            "o50": med(others), "o95": pct(others, 95), "o99": pct(others, 99),
+            "r50": med(reply), "r95": pct(reply, 95), "b50": med(bot), "b95": pct(bot, 95),
+            "refused": sum(st.refusals.values()), "errors": len(st.errors) + log_errors,
             "dropped": st.dropped,
-        }
+            "missed": missed, "notes": [dict(st.refusals) or "", dict(st.kinds), *st.errors[:5]],
+        }  # fmt: skip
 
 
 SERVERS: list[Server] = []  # running servers, stopped on any exit
@@ -487,7 +386,7 @@ SERVERS: list[Server] = []  # running servers, stopped on any exit
 
 # ---- report -------------------------------------------------------------------------------------
 def pct(values: list[float], q: float) -> float:
-    """Nearest-rank percentile ``q`` (0-100); NaN for no values."""
+    """Nearest-rank percentile ``q`` (0-100) of ``values``; NaN when there are none."""
     if not values:
         return float("nan")
     s = sorted(values)
@@ -495,38 +394,27 @@ def pct(values: list[float], q: float) -> float:
 
 
 def med(values: list[float]) -> float:
+    """The median of ``values``; NaN when there are none."""
     return statistics.median(values) if values else float("nan")
 
 
 HEADER = (
-    "| config | tables | tabs | moves/s (people) | server CPU | RSS MB | move -> other tab med/p95/p99 ms "
-    "| own reply med/p95 ms | bot wait beyond delay med/p95 ms | refusals | errors | dropped |"
+    "| config | tables | tabs | moves/s (people's) | server CPU | RSS MB"
+    " | move -> other tab med / p95 / p99 ms | own reply med / p95 ms"
+    " | bot wait beyond delay med / p95 ms | refusals | errors | dropped |"
 )
-
-
-def row(label: str, f: dict[str, Any]) -> str:
-    """One markdown table row of figures ``f``."""
-    o, r, b = f["other"], f["reply"], f["bot"]
-    refused = sum(f["refusals"].values())
-    return (
-        f"| {label} | {f['n']} | {f['tabs']} | {f['moves_s']:.1f} ({f['people_moves_s']:.1f}) | {f['cpu']:.0f}% "
-        f"| {f['rss']:.0f} | {med(o):.0f} / {pct(o, 95):.0f} / {pct(o, 99):.0f} | {med(r):.0f} / {pct(r, 95):.0f} "
-        f"| {med(b):.0f} / {pct(b, 95):.0f} | {refused} | {f['errors']} | {f['dropped']} |"
-    )
+ROW = (
+    "| {label} | {n} | {tabs} | {moves_s:.1f} ({people_s:.1f}) | {cpu:.0f}% | {rss:.0f}"
+    " | {o50:.0f} / {o95:.0f} / {o99:.0f} | {r50:.0f} / {r95:.0f}"
+    " | {b50:.0f} / {b95:.0f} | {refused} | {errors} | {dropped} |"
+)
+RATIOS = ("moves_s", "cpu", "rss", "o50", "o95", "o99", "r50", "r95", "b50", "b95")
 
 
 def ratios(a: dict[str, Any], b: dict[str, Any]) -> str:
-    """B/A for the main figures (below 1: B is faster / cheaper)."""
-
-    def q(x: float, y: float) -> str:
-        return f"{y / x:.2f}" if x and x == x and y == y else "-"
-
-    return (
-        f"  ratio B/A at {a['n']} tables: moves/s {q(a['moves_s'], b['moves_s'])}, CPU {q(a['cpu'], b['cpu'])}, "
-        f"RSS {q(a['rss'], b['rss'])}, other-tab p50 {q(med(a['other']), med(b['other']))} "
-        f"p95 {q(pct(a['other'], 95), pct(b['other'], 95))}, reply p50 {q(med(a['reply']), med(b['reply']))}, "
-        f"bot wait p50 {q(med(a['bot']), med(b['bot']))}"
-    )
+    """B/A of the main figures at one N (below 1: B is faster or cheaper, moves/s aside)."""
+    parts = [f"{k} {b[k] / a[k]:.2f}" if a[k] and a[k] == a[k] and b[k] == b[k] else f"{k} -" for k in RATIOS]
+    return f"  B/A at {a['n']} tables: " + ", ".join(parts)
 
 
 def main() -> int:
@@ -546,7 +434,6 @@ def main() -> int:
         print(json.dumps(setup_tables(json.loads(args._setup))))
         return 0
     random.seed(args.seed)
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     configs = [Config("A", ROOT)]
     if args.compare or args.compare_env:
         env = dict(kv.split("=", 1) for kv in args.compare_env)
@@ -555,7 +442,8 @@ def main() -> int:
         print(f"config {c.label}: {c.root} {' '.join(f'{k}={v}' for k, v in c.env.items())}".rstrip())
     print(
         f"scenario {args.scenario}, {args.spectators} spectator tab(s) per table, think {args.think[0]}-"
-        f"{args.think[1]} s, bot delay {args.bot_delay} s, {args.seconds:.0f} s per N; load: {os.getloadavg()}"
+        f"{args.think[1]} s, bot delay {args.bot_delay} s, {args.seconds:.0f} s per N;",
+        "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()),
     )
 
     def stop_all(*_: Any) -> None:
@@ -570,9 +458,7 @@ def main() -> int:
             for c in configs:
                 f = Run(c, args, n).measure()
                 results[c.label].append(f)
-                print(
-                    row(c.label, f), f"connect {f['connect_s']:.1f}s", f["refusals"] or "", *f["error_lines"]
-                )
+                print(ROW.format(label=c.label, **f), f"connect {f['connect_s']:.1f}s", *f["notes"])
             if len(configs) == 2:
                 print(ratios(results["A"][-1], results["B"][-1]))
     except KeyboardInterrupt:
@@ -583,9 +469,9 @@ def main() -> int:
     print("\n" + HEADER + "\n" + "|---" * 12 + "|")
     for c in configs:
         for f in results[c.label]:
-            print(row(c.label, f))
+            print(ROW.format(label=c.label, **f))
     for c in configs:
-        knee = next((f["n"] for f in results[c.label] if pct(f["other"], 95) > KNEE_MS), None)
+        knee = next((f["n"] for f in results[c.label] if f["o95"] > KNEE_MS), None)
         print(
             f"knee {c.label} (first N with p95 move -> other tab over {KNEE_MS:.0f} ms):",
             knee or "not reached",

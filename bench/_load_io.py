@@ -1,24 +1,34 @@
-"""A minimal Socket.IO (v5) over Engine.IO (v4) websocket client, as a Reflex browser tab speaks it.
+"""The I/O of ``bench_load.py``: a Reflex browser tab's websocket client, and the server process.
 
-Reflex's frontend (``reflex_base/.templates/web/utils/state.js``) opens
+:class:`SioTab` is a minimal Socket.IO (v5) over Engine.IO (v4) websocket client, as a Reflex
+tab speaks it. Reflex's frontend (``reflex_base/.templates/web/utils/state.js``) opens
 ``ws://host/_event/?EIO=4&transport=websocket&token=<client token>`` with the Reflex version as
 websocket subprotocol, joins the namespace ``/_event`` with a CONNECT packet whose auth payload
 carries the hydrate event (``{"event": {...}, "state_schema": ...}``), then sends each event as
 ``42/_event,["event", {name, payload, router_data}]`` and receives state updates as
 ``42/_event,["event", {"delta": ..., "events": [...], "final": ...}]``. The server pings
-(``2``) and the client answers (``3``).
+(``2``) and the client answers (``3``). python-socketio's ``AsyncClient`` needs aiohttp, which
+is not a dependency of this project, so this speaks the few packet types a Reflex tab uses over
+the ``websockets`` package (installed with Reflex's server). Text frames only: Reflex sends no
+binary packets to a table page.
 
-python-socketio's ``AsyncClient`` needs aiohttp, which is not a dependency of this project, so
-this speaks the few packet types a Reflex tab uses over the ``websockets`` package (installed
-with Reflex's server). Only text frames: Reflex sends no binary packets to a table page.
+:class:`Server` is ``reflex run --env prod --backend-only`` of one checkout (:class:`Config`)
+in its own process group, measured with psutil on the worker that listens on the port.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
+import socket
+import subprocess
 import time
+import urllib.request
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -55,7 +65,7 @@ class SioTab:
 
     async def connect(self, auth: dict[str, Any], timeout: float = 60.0) -> None:
         """Open the socket and join ``/_event`` with ``auth`` (the boot event); raises on failure."""
-        self.ws = await asyncio.wait_for(
+        self.ws = ws = await asyncio.wait_for(
             connect(
                 self.url,
                 subprotocols=[self.subprotocol],  # type: ignore[list-item]  # any string is sent
@@ -66,10 +76,10 @@ class SioTab:
             ),
             timeout,
         )
-        opening = await asyncio.wait_for(self.ws.recv(), timeout)
+        opening = await asyncio.wait_for(ws.recv(), timeout)
         if not isinstance(opening, str) or not opening.startswith("0"):
             raise ConnectionError(f"unexpected Engine.IO open packet: {opening!r:.200}")
-        await self.ws.send("40" + NAMESPACE + "," + json.dumps(auth, separators=(",", ":")))
+        await ws.send("40" + NAMESPACE + "," + json.dumps(auth, separators=(",", ":")))
         self._reader = asyncio.create_task(self._read())
         done, _ = await asyncio.wait(
             [asyncio.create_task(self._connected.wait()), asyncio.create_task(self.closed.wait())],
@@ -151,3 +161,98 @@ class SioTab:
             self.close_reason = "disconnected by server"
         elif kind == "4":
             self.connect_error = f"connect refused: {rest[:200]}"
+
+
+# ---- the server ------------------------------------------------------------------------------------
+@dataclass
+class Config:
+    """One configuration under test: a checkout (its ``.venv``) and extra environment."""
+
+    label: str
+    root: Path
+    env: dict[str, str] = field(default_factory=dict)
+
+    def python(self) -> Path:
+        return self.root / ".venv" / "bin" / "python"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``reflex run --env prod --backend-only`` of one checkout in its own process group."""
+
+    def __init__(self, cfg: Config, env: dict[str, str], workdir: Path) -> None:
+        self.port = free_port()
+        self.log_path = workdir / "server.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.cfg, self.env = cfg, env
+        self.worker: Any = None  # psutil.Process listening on the port
+
+    def start(self, timeout: float = 120.0) -> None:
+        """Start it and wait for ``/ping``; find the worker process that serves the port."""
+        import psutil  # type: ignore[import-untyped]  # no stubs in the project's environment
+
+        cmd = [str(self.cfg.root / ".venv" / "bin" / "reflex"), "run", "--env", "prod", "--backend-only"]
+        cmd += ["--backend-host", "127.0.0.1", "--backend-port", str(self.port), "--loglevel", "warning"]
+        with open(self.log_path, "wb") as log:
+            self.proc = subprocess.Popen(
+                cmd, cwd=self.cfg.root, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL, start_new_session=True,
+            )  # fmt: skip
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited ({self.proc.returncode}); see {self.log_path}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/ping", timeout=2):
+                    break
+            except OSError:
+                time.sleep(0.3)
+        else:
+            raise RuntimeError(f"server not up after {timeout:.0f}s; see {self.log_path}")
+        tree = [psutil.Process(self.proc.pid), *psutil.Process(self.proc.pid).children(recursive=True)]
+        for p in tree:
+            try:
+                if any(c.status == "LISTEN" and c.laddr.port == self.port for c in p.net_connections()):
+                    self.worker = p
+            except psutil.Error:
+                pass
+        self.worker = self.worker or tree[-1]
+
+    def cpu_seconds(self) -> float:
+        t = self.worker.cpu_times()
+        return float(t.user + t.system)
+
+    def rss_mb(self) -> float:
+        return float(self.worker.memory_info().rss) / 2**20
+
+    def log_errors(self) -> int:
+        """Lines of the server's log that report an error or a traceback."""
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return 0
+        return sum(1 for line in text.splitlines() if "Traceback" in line or "ERROR" in line)
+
+    def stop(self) -> None:
+        """SIGTERM the whole process group, SIGKILL what is left after 5 s."""
+        if self.proc is None:
+            return
+        for sig, wait in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 5.0)):
+            try:
+                os.killpg(self.proc.pid, sig)
+            except ProcessLookupError:
+                break
+            try:
+                self.proc.wait(timeout=wait)
+                deadline = time.monotonic() + wait  # the group may outlive its leader
+                while time.monotonic() < deadline:
+                    os.killpg(self.proc.pid, 0)
+                    time.sleep(0.1)
+            except (subprocess.TimeoutExpired, ProcessLookupError):
+                pass
+        self.proc = None
