@@ -182,6 +182,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _die_with_parent() -> None:
+    """In the server's child before exec (Linux): SIGTERM it when the bench process dies, even
+    by SIGKILL, so no server outlives a bench that could not clean up."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 class Server:
     """``reflex run --env prod --backend-only`` of one checkout in its own process group."""
 
@@ -201,7 +212,7 @@ class Server:
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(
                 cmd, cwd=self.cfg.root, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, start_new_session=True,
+                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_die_with_parent,
             )  # fmt: skip
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -12,9 +12,10 @@ fresh Reflex state directory:
    a browser tab does (``bench/_load_io.py``): the token in the query, the page's
    ``hydrate_and_load`` with the person's localStorage identity in the CONNECT packet (router
    data of ``/mesa/<code>``, so the page's on_load runs), then ``TableState.draw`` /
-   ``card_double`` / ``pile_click`` / ``next_round`` events carrying the version of the last
-   ``TableState.ui`` the tab received. A person reads its own hand from its own ``ui`` deltas,
-   thinks 1-2 s (``--think``) and moves; bots are the server's (``PIFECACHETA_BOT_DELAY``);
+   ``card_double`` / ``pile_click`` / ``go_out`` / ``next_round`` / ``vote_rematch`` events
+   carrying the version of the last ``TableState.ui`` the tab received. A person reads its own
+   hand from its own ``ui`` deltas (it discards its loosest card, presses BATER when enabled),
+   thinks 1-2 s (``--think``) and moves; the bots are the server's (``PIFECACHETA_BOT_DELAY``);
 4. ``--seconds`` of measurement once every tab has its first view, then the tabs close and the
    server's process group is killed (also on Ctrl-C or an error).
 
@@ -142,6 +143,30 @@ class Stats:
     t1: float = float("inf")
 
 
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def loosest(cards: list[dict[str, Any]], hand: list[dict[str, Any]]) -> str:
+    """The id of the card of ``cards`` that helps ``hand`` least (a person's discard).
+
+    A card's worth: the other cards of its rank plus those of its suit within two ranks (what
+    could make a set or a run with it); the least worth, ties broken at random.
+    """
+
+    def worth(c: dict[str, Any]) -> tuple[int, float]:
+        r = RANKS.index(c["rank"]) if c.get("rank") in RANKS else 0
+        near = sum(
+            1
+            for o in hand
+            if o["id"] != c["id"]
+            and (o.get("rank") == c.get("rank") or (o.get("suit") == c.get("suit") and o.get("rank") in RANKS
+                 and abs(RANKS.index(o["rank"]) - r) <= 2))
+        )  # fmt: skip
+        return near, random.random()
+
+    return str(min(cards, key=worth)["id"])
+
+
 class Tab:
     """One simulated browser tab at one table: a seated person (``person``) or a spectator."""
 
@@ -205,6 +230,8 @@ class Tab:
     def _move(self, ui: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
         """The event a person sends for view ``ui``, or None when it is not this tab's to act."""
         v = int(ui.get("version", 0))
+        if ui.get("can_go_out"):  # BATER is enabled: a person presses it
+            return "go_out", {"version": v}
         if ui.get("can_draw"):
             return "draw", {"version": v}
         if ui.get("can_discard"):
@@ -212,7 +239,7 @@ class Tab:
             plain = [c for c in hand if not c.get("wild")] or hand
             if not plain:
                 return None
-            card = random.choice(plain)["id"]
+            card = loosest(plain, ui.get("hand_by_suit", []))
             if random.random() < 0.5:  # double-click, or tap the card then the pile
                 return "card_double", {"card_id": card, "version": v}
             return "pile_click", {"version": v, "phase": "discard", "selected": card}
@@ -446,13 +473,14 @@ def main() -> int:
         "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()),
     )
 
-    def stop_all(*_: Any) -> None:
-        for s in list(SERVERS):
-            s.stop()
-        raise SystemExit(130)
+    def leave(signum: int, _frame: Any) -> None:  # unwinds through every finally: servers stop
+        raise SystemExit(128 + signum)
 
-    signal.signal(signal.SIGTERM, stop_all)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # even when started with SIGINT ignored
+    signal.signal(signal.SIGTERM, leave)
+    signal.signal(signal.SIGHUP, leave)
     results: dict[str, list[dict[str, Any]]] = {c.label: [] for c in configs}
+    interrupted = False
     try:
         for n in args.tables:
             for c in configs:
@@ -462,7 +490,8 @@ def main() -> int:
             if len(configs) == 2:
                 print(ratios(results["A"][-1], results["B"][-1]))
     except KeyboardInterrupt:
-        print("interrupted")
+        print("interrupted: the server was stopped; figures so far below")
+        interrupted = True
     finally:
         for s in list(SERVERS):
             s.stop()
@@ -476,7 +505,7 @@ def main() -> int:
             f"knee {c.label} (first N with p95 move -> other tab over {KNEE_MS:.0f} ms):",
             knee or "not reached",
         )
-    return 0
+    return 130 if interrupted else 0
 
 
 if __name__ == "__main__":
