@@ -66,8 +66,9 @@ def setup_tables(spec: dict[str, Any]) -> dict[str, Any]:
 
     Runs with the current directory at the checkout (its ``pifecacheta`` package and migrations);
     the database is ``PIFECACHETA_DB_URL``. Returns the Reflex state names this app compiles
-    (root, Session, TableState), the frontend state schema, the Reflex version, and per table
-    its code and its people (player id, secret, name, seat).
+    (the root; the viewer's state, which holds the localStorage identity; the table tab's
+    state, which handles ``draw`` / ``card_double``), the frontend state schema, the Reflex
+    version, and per table its code and its people (player id, secret, name, seat).
     """
     sys.path.insert(0, os.getcwd())
     import importlib
@@ -83,7 +84,9 @@ def setup_tables(spec: dict[str, Any]) -> dict[str, Any]:
         for sub in cls.get_substates():
             yield from walk(sub)
 
-    names = {c.__name__: c.get_full_name() for c in walk(rx.State)}
+    states = list(walk(rx.State))  # found by what they hold, not by their (changing) names
+    viewer = next(c for c in states if {"player_id", "secret", "name"} <= set(c.base_vars))
+    table = next(c for c in states if {"draw", "card_double", "pile_click"} <= set(c.event_handlers))
     try:
         schema = rx.State._to_frontend_schema()
     except Exception:  # noqa: BLE001 - an older Reflex: the frontend sends none either
@@ -103,7 +106,7 @@ def setup_tables(spec: dict[str, Any]) -> dict[str, Any]:
         ids = [{"player_id": p.player_id, "secret": p.secret, "name": p.name} for p in people]
         tables.append({"code": code, "people": [d | {"seat": s} for d, s in zip(ids, seats, strict=True)]})
     return {
-        "root": names["State"], "session": names["Session"], "table": names["TableState"],
+        "root": rx.State.get_full_name(), "session": viewer.get_full_name(), "table": table.get_full_name(),
         "schema": schema, "version": Reflex.VERSION, "tables": tables,
     }  # fmt: skip
 
@@ -116,7 +119,6 @@ class Stats:
     moves: list[tuple[float, int, int, int, float]] = field(default_factory=list)  # t, table, tab, v, reply
     bot_waits: list[float] = field(default_factory=list)
     version_steps: int = 0  # table version increments seen in the window (every move, any seat)
-    bot_moves: int = 0
     refusals: dict[str, int] = field(default_factory=dict)
     kinds: dict[str, int] = field(default_factory=dict)  # events the people sent, by handler
     errors: list[str] = field(default_factory=list)
@@ -205,7 +207,6 @@ class Tab:
             seats: list[dict[str, Any]] = prev.get("seats", [])
             turn = next((x for x in seats if x.get("seat") == prev.get("turn_seat")), {})
             if prev.get("phase") in PLAY_PHASES and turn.get("is_bot"):
-                st.bot_moves += 1
                 st.bot_waits.append(t - prev_t - self.run.bot_delay)
         self.changed.set()
 
@@ -279,19 +280,17 @@ class Run:
         self.url = ""
 
     def env(self, workdir: Path) -> dict[str, str]:
-        env = dict(os.environ)
-        env.update(
-            PIFECACHETA_DB_URL=f"sqlite:///{workdir / 'bench.db'}",
-            PIFECACHETA_BOT_DELAY=str(self.bot_delay),
-            REFLEX_STATES_WORKDIR=str(workdir / "states"),
-            REFLEX_TELEMETRY_ENABLED="false",
-            REFLEX_CHECK_LATEST_VERSION="false",
-            PYTHONUNBUFFERED="1",
-        )
-        bun = self.cfg.root / ".tools" / "node_modules" / ".bin"
-        env["PATH"] = f"{bun}:{env.get('PATH', '')}"
-        env.update(self.cfg.env)
-        return env
+        """The server's and the set-up's environment: a fresh database and state directory."""
+        states = workdir / "states"  # REFLEX_STATES_WORKDIR: the disk state manager's files
+        states.mkdir()
+        for _ in range(self.args.stale_states):  # earlier visitors' tabs: files the manager scans
+            (states / f"{uuid.uuid4().hex}.pkl").touch()
+        return dict(os.environ) | {
+            "PIFECACHETA_DB_URL": f"sqlite:///{workdir / 'bench.db'}", "REFLEX_STATES_WORKDIR": str(states),
+            "PIFECACHETA_BOT_DELAY": str(self.bot_delay), "REFLEX_TELEMETRY_ENABLED": "false",
+            "REFLEX_CHECK_LATEST_VERSION": "false", "PYTHONUNBUFFERED": "1",
+            "PATH": f"{self.cfg.root / '.tools' / 'node_modules' / '.bin'}:{os.environ.get('PATH', '')}",
+        } | self.cfg.env  # fmt: skip
 
     def measure(self) -> dict[str, Any]:
         """Set up, serve, play, measure; always stops the server and removes the work dir."""
@@ -440,6 +439,9 @@ def main() -> int:
     ap.add_argument("--compare", type=Path, help="a second checkout (with its own .venv) to run after each N")
     ap.add_argument("--compare-env", action="append", default=[], metavar="K=V", help="env of the second run")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--stale-states", type=int, default=0, help="empty state files of past tabs to start with"
+    )
     ap.add_argument("--_setup", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args._setup:  # inside the checkout under test: create the tables, print them as JSON
