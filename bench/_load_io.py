@@ -173,10 +173,12 @@ class Config:
     env: dict[str, str] = field(default_factory=dict)
 
     def python(self) -> Path:
+        """The checkout's own interpreter (its ``.venv``)."""
         return self.root / ".venv" / "bin" / "python"
 
 
 def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -235,10 +237,12 @@ class Server:
         self.worker = self.worker or tree[-1]
 
     def cpu_seconds(self) -> float:
+        """CPU time (user + system, seconds) the serving worker has used so far."""
         t = self.worker.cpu_times()
         return float(t.user + t.system)
 
     def rss_mb(self) -> float:
+        """The serving worker's resident memory, MiB."""
         return float(self.worker.memory_info().rss) / 2**20
 
     def log_errors(self) -> int:

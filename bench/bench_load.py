@@ -182,6 +182,7 @@ class Tab:
         await self.sio.connect({"event": event, "state_schema": s["schema"]})
 
     def on_update(self, t: float, update: dict[str, Any]) -> None:
+        """One state update that reached this tab at ``t``: record its ``ui`` version and time."""
         delta = (update.get("delta") or {}).get(self.run.setup["table"]) or {}
         msg = delta.get("message_rx_state_")
         if msg and self.pending is not None:
