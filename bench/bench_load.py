@@ -16,11 +16,11 @@ fresh Reflex state directory:
    carrying the version of the last ``TableState.ui`` the tab received. A person reads its own
    hand from its own ``ui`` deltas (it discards its loosest card, presses BATER when enabled),
    thinks 1-2 s (``--think``) and moves; the bots are the server's (``PIFECACHETA_BOT_DELAY``);
-4. ``--seconds`` of measurement once every tab has its first view, then the tabs close and the
+4. ``--seconds`` of measurement once every tab has its first view; then the tabs close and the
    server's process group is killed (also on Ctrl-C or an error).
 
-Scenarios: ``cacheta`` (2 people + 2 bots per table), ``pife`` (4 people); ``--spectators K``
-adds K spectator tabs per table. Printed per N: moves/s, server CPU (% of one core, psutil on
+Scenarios: ``cacheta`` (2 people + 2 bots per table), ``pife`` (4 people), ``--spectators K``
+more tabs per table. Printed per N: moves/s, server CPU (% of one core, psutil on
 the worker that listens) and RSS, move -> each other tab's update (median/p95/p99), the acting
 tab's own reply, bot wait beyond its delay (from the previous move's frame to the bot's move
 frame, minus the delay), refusals, errors, dropped connections; then the knee (first N with
@@ -172,21 +172,16 @@ class Tab:
         payload: dict[str, Any] = {}
         if self.person is not None:  # this browser's localStorage (pages/session: pc_player, ...)
             fq = s["session"] + ".{}_rx_state_"
-            payload["vars"] = {
-                fq.format("player_id"): self.person["player_id"],
-                fq.format("secret"): self.person["secret"],
-                fq.format("name"): self.person["name"],
-                fq.format("lang"): "pt",
-            }
+            ident = {k: self.person[k] for k in ("player_id", "secret", "name")} | {"lang": "pt"}
+            payload["vars"] = {fq.format(k): v for k, v in ident.items()}
         event = {"name": s["root"] + ".hydrate_and_load", "payload": payload, "router_data": self.router}
         await self.sio.connect({"event": event, "state_schema": s["schema"]})
 
     def on_update(self, t: float, update: dict[str, Any]) -> None:
         """One state update that reached this tab at ``t``: record its ``ui`` version and time."""
         delta = (update.get("delta") or {}).get(self.run.setup["table"]) or {}
-        msg = delta.get("message_rx_state_")
-        if msg and self.pending is not None:
-            st = self.run.stats
+        if "message_serial_rx_state_" in delta and self.pending is not None:  # a refusal: a new serial
+            st, msg = self.run.stats, str(delta.get("message_rx_state_") or "?")
             st.refusals[msg] = st.refusals.get(msg, 0) + 1
             self.pending, self.refused = None, True
             self.changed.set()
@@ -251,14 +246,12 @@ class Tab:
                 continue
             name, payload = move
             self.run.stats.kinds[name] = self.run.stats.kinds.get(name, 0) + 1
-            event = {
-                "name": f"{self.run.setup['table']}.{name}",
-                "payload": payload,
-                "router_data": self.router,
-            }
+            name = f"{self.run.setup['table']}.{name}"
+            event = {"name": name, "payload": payload, "router_data": self.router}
             acted = v
-            pending = self.pending = (time.monotonic(), v)  # set before the send: the reply may win
-            asyncio.get_running_loop().call_later(15, self._timeout, pending)
+            if not name.endswith(".vote_rematch"):  # a vote changes the version only once everyone voted
+                pending = self.pending = (time.monotonic(), v)  # set before the send: the reply may win
+                asyncio.get_running_loop().call_later(15, self._timeout, pending)
             await self.sio.emit_event(event)
 
     def _timeout(self, pending: tuple[float, int]) -> None:
