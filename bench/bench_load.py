@@ -1,31 +1,23 @@
 """Load of one backend process: N active tables of simulated players over real websockets.
 
-For each N of ``--tables`` (default 10 25 50 100 200 400), on a fresh SQLite database and a
-fresh Reflex state directory:
-
-1. set-up, in the checkout's own interpreter (``--_setup``, so ``--compare`` uses the other
-   checkout's code): ``TableService`` creates N tables on the database file, seats the people
-   (``identify`` / ``create_table`` / ``join``), adds the bots and starts each match;
-2. the server: ``reflex run --env prod --backend-only`` on 127.0.0.1 in its own process group
-   (production's start-up: granian, one worker, the frontend is not needed by socket clients);
-3. the tabs: each person and spectator is one websocket client that speaks Reflex's protocol as
-   a browser tab does (``bench/_load_io.py``): the token in the query, the page's
-   ``hydrate_and_load`` with the person's localStorage identity in the CONNECT packet (router
-   data of ``/mesa/<code>``, so the page's on_load runs), then ``TableState.draw`` /
-   ``card_double`` / ``pile_click`` / ``go_out`` / ``next_round`` / ``vote_rematch`` events
-   carrying the version of the last ``TableState.ui`` the tab received. A person reads its own
-   hand from its own ``ui`` deltas (it discards its loosest card, presses BATER when enabled),
-   thinks 1-2 s (``--think``) and moves; the bots are the server's (``PIFECACHETA_BOT_DELAY``);
-4. ``--seconds`` of measurement once every tab has its first view; then the tabs close and the
-   server's process group is killed (also on Ctrl-C or an error).
+For each N of ``--tables`` (default 10 25 50 100 200 400), on a fresh SQLite database and Reflex
+state directory: (1) ``--_setup`` runs in the checkout's own interpreter (so ``--compare`` uses
+the other checkout's code) and creates N started tables through ``TableService``; (2) the
+server is ``reflex run --env prod --backend-only`` on 127.0.0.1, in its own process group;
+(3) each person and spectator is a websocket client speaking Reflex's protocol as a browser tab
+does (``bench/_load_io.py``): token in the query, ``hydrate_and_load`` of ``/mesa/<code>`` with
+the person's localStorage identity in the CONNECT packet, then ``TableState`` events (``draw``,
+``card_double``, ``pile_click``, ``go_out``, ``next_round``, ``vote_rematch``) carrying the
+version of the last ``ui`` the tab received. A person reads its hand from its own ``ui`` deltas,
+thinks 1-2 s and discards its loosest card; the bots are the server's. (4) ``--seconds`` of
+measurement once every tab has its first view; the server is killed on every way out.
 
 Scenarios: ``cacheta`` (2 people + 2 bots per table), ``pife`` (4 people), ``--spectators K``
-more tabs per table. Printed per N: moves/s, server CPU (% of one core, psutil on
-the worker that listens) and RSS, move -> each other tab's update (median/p95/p99), the acting
-tab's own reply, bot wait beyond its delay (from the previous move's frame to the bot's move
-frame, minus the delay), refusals, errors, dropped connections; then the knee (first N with
-p95 over 250 ms). ``--compare CHECKOUT`` and/or ``--compare-env K=V`` run a second
-configuration right after each N and print B/A ratios. Usage::
+more tabs per table. Printed per N: moves/s, server CPU (% of one core) and RSS, move -> each
+other tab's update (median/p95/p99), the acting tab's own reply, bot wait beyond its delay,
+refusals, errors, dropped connections; then the knee (first N with p95 over 250 ms).
+``--compare CHECKOUT`` / ``--compare-env K=V`` run a second configuration right after each N
+and print B/A ratios. bench/README.md says more. Usage::
 
     PATH=.tools/node_modules/.bin:$PATH REFLEX_USE_SYSTEM_BUN=1 .venv/bin/python bench/bench_load.py \\
         [--tables 10 25] [--seconds 30] [--scenario cacheta|pife] [--spectators 0] \\
@@ -338,7 +330,7 @@ class Run:
         st = self.stats
         me = time.process_time  # this bench's own CPU: the clients share the machine's cores
         cpu0, mine0, st.t0 = server.cpu_seconds(), me(), time.monotonic()
-        rss_max = 0.0
+        rss_max = rss0 = server.rss_mb()
         while time.monotonic() - st.t0 < self.args.seconds:
             await asyncio.sleep(1.0)
             rss_max = max(rss_max, server.rss_mb())
@@ -354,7 +346,9 @@ class Run:
                 st.errors.append(f"player: {type(res).__name__}: {res}")
         await asyncio.gather(*(t.sio.close() for t in self.tabs), return_exceptions=True)
         cpu = (cpu1 - cpu0) / (st.t1 - st.t0) * 100
-        return self._figures(connect_s, cpu, rss_max, server.log_errors()) | {"bench_cpu": mine}
+        f = self._figures(connect_s, cpu, rss_max, server.log_errors()) | {"bench_cpu": mine}
+        f["notes"].insert(0, f"RSS {rss0:.0f} -> {server.rss_mb():.0f} MiB")
+        return f
 
     def _figures(self, connect_s: float, cpu: float, rss: float, log_errors: int) -> dict[str, Any]:
         st = self.stats
@@ -433,6 +427,7 @@ def main() -> int:
     ap.add_argument("--compare", type=Path, help="a second checkout (with its own .venv) to run after each N")
     ap.add_argument("--compare-env", action="append", default=[], metavar="K=V", help="env of the second run")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", type=Path, help="also write every figure to this file")
     ap.add_argument(
         "--stale-states", type=int, default=0, help="empty state files of past tabs to start with"
     )
@@ -442,6 +437,8 @@ def main() -> int:
         print(json.dumps(setup_tables(json.loads(args._setup))))
         return 0
     random.seed(args.seed)
+    if args.compare and not Config("B", args.compare).python().exists():
+        ap.error(f"--compare {args.compare}: no .venv/bin/python there (source scripts/_env.sh in it)")
     configs = [Config("A", ROOT)]
     if args.compare or args.compare_env:
         env = dict(kv.split("=", 1) for kv in args.compare_env)
@@ -461,15 +458,21 @@ def main() -> int:
     signal.signal(signal.SIGTERM, leave)
     signal.signal(signal.SIGHUP, leave)
     results: dict[str, list[dict[str, Any]]] = {c.label: [] for c in configs}
-    interrupted = False
+    interrupted = failed = False
     try:
         for n in args.tables:
             for c in configs:
-                f = Run(c, args, n).measure()
+                try:
+                    f = Run(c, args, n).measure()
+                except Exception as exc:  # noqa: BLE001 - one failed N must not lose the others
+                    failed = True
+                    print(f"{c.label} at {n} tables FAILED: {type(exc).__name__}: {exc}")
+                    continue
                 results[c.label].append(f)
                 print(ROW.format(label=c.label, **f), f"connect {f['connect_s']:.1f}s", *f["notes"])
-            if len(configs) == 2:
-                print(ratios(results["A"][-1], results["B"][-1]))
+            last = [r[-1] for r in results.values() if r and r[-1]["n"] == n]
+            if len(last) == 2:  # both configurations ran this N
+                print(ratios(*last))
     except KeyboardInterrupt:
         print("interrupted: the server was stopped; figures so far below")
         interrupted = True
@@ -481,12 +484,12 @@ def main() -> int:
         for f in results[c.label]:
             print(ROW.format(label=c.label, **f))
     for c in configs:
-        knee = next((f["n"] for f in results[c.label] if f["o95"] > KNEE_MS), None)
-        print(
-            f"knee {c.label} (first N with p95 move -> other tab over {KNEE_MS:.0f} ms):",
-            knee or "not reached",
-        )
-    return 130 if interrupted else 0
+        none = "not reached" if results[c.label] else "no figures"
+        knee = next((f["n"] for f in results[c.label] if f["o95"] > KNEE_MS), none)
+        print(f"knee {c.label} (first N with p95 move -> other tab over {KNEE_MS:.0f} ms): {knee}")
+    if args.json:
+        args.json.write_text(json.dumps({"argv": sys.argv[1:], "results": results}, indent=1, default=str))
+    return 130 if interrupted else 1 if failed else 0
 
 
 if __name__ == "__main__":
