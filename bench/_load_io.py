@@ -69,6 +69,7 @@ class SioTab:
             connect(
                 self.url,
                 subprotocols=[self.subprotocol],  # type: ignore[list-item]  # any string is sent
+                origin="http://127.0.0.1:3000",  # type: ignore[arg-type]  # the page's, as a browser sends it
                 max_size=None,
                 ping_interval=None,  # Engine.IO pings at its own level
                 open_timeout=timeout,
