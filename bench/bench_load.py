@@ -7,9 +7,9 @@ server is ``reflex run --env prod --backend-only`` on 127.0.0.1, in its own proc
 (3) each person and spectator is a websocket client speaking Reflex's protocol as a browser tab
 does (``bench/_load_io.py``): token in the query, ``hydrate_and_load`` of ``/mesa/<code>`` with
 the person's localStorage identity in the CONNECT packet, then ``TableState`` events (``draw``,
-``card_double``, ``pile_click``, ``go_out``, ``next_round``, ``vote_rematch``) carrying the
+``take``, ``card_double``, ``pile_click``, ``go_out``, ``next_round``, ``vote_rematch``) with the
 version of the last ``ui`` the tab received. A person reads its hand from its own ``ui`` deltas,
-thinks 1-2 s and discards its loosest card; the bots are the server's. (4) ``--seconds`` of
+thinks 1-2 s, takes a discard that fits, discards its loosest card; the bots are the server's. (4) ``--seconds`` of
 measurement once every tab has its first view; the server is killed on every way out.
 
 Scenarios: ``cacheta`` (2 people + 2 bots per table), ``pife`` (4 people), ``--spectators K``
@@ -122,25 +122,20 @@ class Stats:
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 
+def worth(card: dict[str, Any], hand: list[dict[str, Any]]) -> int:
+    """How much ``card`` helps ``hand`` (CardUi dicts): the hand's other cards of its rank plus
+    those of its suit within two ranks, i.e. what could make a set or a run with it."""
+    rank = {x: i for i, x in enumerate(RANKS)}
+    r = rank.get(card.get("rank", ""), -9)
+    return sum(
+        1 for o in hand if o.get("id") != card.get("id") and (o.get("rank") == card.get("rank") or (
+            o.get("suit") == card.get("suit") and abs(rank.get(o.get("rank", ""), -99) - r) <= 2))
+    )  # fmt: skip
+
+
 def loosest(cards: list[dict[str, Any]], hand: list[dict[str, Any]]) -> str:
-    """The id of the card of ``cards`` that helps ``hand`` least (a person's discard).
-
-    A card's worth: the other cards of its rank plus those of its suit within two ranks (what
-    could make a set or a run with it); the least worth, ties broken at random.
-    """
-
-    def worth(c: dict[str, Any]) -> tuple[int, float]:
-        r = RANKS.index(c["rank"]) if c.get("rank") in RANKS else 0
-        near = sum(
-            1
-            for o in hand
-            if o["id"] != c["id"]
-            and (o.get("rank") == c.get("rank") or (o.get("suit") == c.get("suit") and o.get("rank") in RANKS
-                 and abs(RANKS.index(o["rank"]) - r) <= 2))
-        )  # fmt: skip
-        return near, random.random()
-
-    return str(min(cards, key=worth)["id"])
+    """The id of the card of ``cards`` worth least to ``hand`` (ties at random): a discard."""
+    return str(min(cards, key=lambda c: (worth(c, hand), random.random()))["id"])
 
 
 class Tab:
@@ -154,6 +149,7 @@ class Tab:
         self.changed = asyncio.Event()
         self.pending: tuple[float, int] | None = None  # (t_send, version) of my last move
         self.refused = False
+        self.no_take = -1  # the version at which taking the discard was refused: draw instead
         code = run.setup["tables"][table]["code"]
         self.router = {"pathname": f"/mesa/{code}", "asPath": f"/mesa/{code}", "query": {"code": code}}
         self.sio = SioTab(run.url, str(uuid.uuid4()), run.setup["version"], self.on_update)
@@ -175,7 +171,7 @@ class Tab:
         if "message_serial_rx_state_" in delta and self.pending is not None:  # a refusal: a new serial
             st, msg = self.run.stats, str(delta.get("message_rx_state_") or "?")
             st.refusals[msg] = st.refusals.get(msg, 0) + 1
-            self.pending, self.refused = None, True
+            self.no_take, self.pending, self.refused = self.pending[1], None, True
             self.changed.set()
         ui = delta.get("ui_rx_state_")
         if not isinstance(ui, dict):
@@ -203,7 +199,10 @@ class Tab:
         v = int(ui.get("version", 0))
         if ui.get("can_go_out"):  # BATER is enabled: a person presses it
             return "go_out", {"version": v}
-        if ui.get("can_draw"):
+        if ui.get("can_draw"):  # the discard when it fits the hand (PEGAR DO LIXO), else the stock
+            top = ui.get("discard_top") or {}
+            if ui.get("has_discard") and v != self.no_take and worth(top, ui.get("hand_by_suit", [])) >= 2:
+                return "take", {"version": v}
             return "draw", {"version": v}
         if ui.get("can_discard"):
             hand = [c for c in ui.get("hand_by_suit", []) if not c.get("taken")]
