@@ -9,8 +9,9 @@ does (``bench/_load_io.py``): token in the query, ``hydrate_and_load`` of ``/mes
 the person's localStorage identity in the CONNECT packet, then ``TableState`` events (``draw``,
 ``take``, ``card_double``, ``pile_click``, ``go_out``, ``next_round``, ``vote_rematch``) with the
 version of the last ``ui`` the tab received. A person reads its hand from its own ``ui`` deltas,
-thinks 1-2 s, takes a discard that fits, discards its loosest card; the bots are the server's. (4) ``--seconds`` of
-measurement once every tab has its first view; the server is killed on every way out.
+thinks 1-2 s, takes a discard that fits, discards its loosest card; the bots are the server's.
+(4) ``--seconds`` of measurement once every tab has its first view; the server is killed on
+every way out.
 
 Scenarios: ``cacheta`` (2 people + 2 bots per table), ``pife`` (4 people), ``--spectators K``
 more tabs per table. Printed per N: moves/s, server CPU (% of one core) and RSS, move -> each
