@@ -72,3 +72,26 @@ def test_unknown_address_shows_a_translated_404(app_harness, new_page):
     es.get_by_role("button", name="NUEVA MESA").click()
     es.wait_for_url(app_harness.frontend_url.rstrip("/") + "/")
     expect(es.get_by_role("button", name="CREAR MESA")).to_be_visible()
+
+
+DOLLARS = "R$ $& $' $` $1 fim"  # JavaScript's replacement patterns in a display name
+
+
+def test_a_name_with_dollar_patterns_reads_as_typed(app_harness, new_page):
+    """A sentence holding a name shows the name as typed: ``$&``, ``$'``, ``$``` and ``$1``
+    are not expanded (the page fills ``{name}`` in the browser)."""
+    a = new_page()
+    a.goto(app_harness.frontend_url)
+    a.locator("#name-input").fill("Ana")
+    a.locator("#mode-pife").click()
+    a.get_by_role("button", name="CRIAR MESA").click()
+    a.wait_for_url("**/mesa/**")
+    b = new_page(width=PHONE, height=844)
+    b.goto(a.url)
+    b.locator("#join-name").fill(DOLLARS)
+    b.get_by_role("button", name="SENTAR À MESA").click()
+    expect(a.locator(".lobby-seat").filter(has_text="fim")).to_be_visible()
+    a.get_by_role("button", name="COMEÇAR").click()
+    # seat 1 plays first in a two-player Pife: Ana's status line names Bruno's seat
+    expect(a.locator("#status-line")).to_have_text(f"Vez de {DOLLARS}")
+    expect(b.locator("#status-line")).to_contain_text("Sua vez")

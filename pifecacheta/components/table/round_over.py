@@ -7,7 +7,16 @@ import reflex as rx
 from reflex_base.vars import ObjectVar
 
 from pifecacheta.components.cards import card_face
-from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, fill, lives_word, new_table_link
+from pifecacheta.components.table.shared import (
+    NAME_STYLE,
+    UI,
+    T,
+    badge,
+    fill,
+    fill_in,
+    lives_word,
+    new_table_link,
+)
 from pifecacheta.state.table import TableState
 from pifecacheta.state.view_model import MeldUi, SeatUi
 
@@ -135,7 +144,7 @@ def _taken_card() -> rx.Component:
         UI.result_has_taken,
         rx.hstack(
             rx.text(
-                fill(UI.result_taken_key, UI.result_winner).replace("{from}", UI.result_discarder),
+                fill_in(fill(UI.result_taken_key, UI.result_winner), "{from}", UI.result_discarder),
                 size="2",
             ),
             card_face(UI.result_taken, size="sm"),

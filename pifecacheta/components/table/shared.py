@@ -23,10 +23,18 @@ SELECTED = client_state_var("pfc_selected", default="")
 DISMISSED = client_state_var("pfc_dismissed", default=-1)
 
 
+def fill_in(text: Any, placeholder: str, value: Any) -> Any:
+    """``text`` (a string Var) with every ``placeholder`` replaced by ``value``, client side.
+
+    Split and joined, not ``replaceAll``: JavaScript's string replacement gives ``$&``, ``$'``,
+    ``$``` and ``$1`` a meaning, and a player's name may hold them ("R$ $& fim")."""
+    return text.split(placeholder).join(value)
+
+
 def fill(key: Any, name: Any) -> Any:
     """The catalog text of ``key`` (a key, or a string Var holding one) with ``{name}`` filled
-    in (client side): a string Var."""
-    return T[key].replace("{name}", name)
+    in (client side, :func:`fill_in`): a string Var."""
+    return fill_in(T[key], "{name}", name)
 
 
 # A player's name on one line, cut with "…" when it does not fit (a 24-letter name without
