@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import reflex as rx
 
 from pifecacheta import live
 from pifecacheta.live.service_link import handler_call
+from pifecacheta.rules import Phase, PlayerView
 from pifecacheta.rules.cards import Card
 from pifecacheta.service import (
     BOT_NAMES,
@@ -51,6 +53,16 @@ def error_key(exc: BaseException) -> str:
 
     key = "err." + str(getattr(exc, "code", "generic"))
     return key if key in i18n.catalog("pt") else "err.generic"
+
+
+def _has_drawn(view: PlayerView) -> bool:
+    """The viewer has drawn this turn: it is its own discard turn."""
+    return view.phase is Phase.DISCARD and view.seat is not None and view.turn == view.seat
+
+
+def _round_left(view: PlayerView) -> bool:
+    """The round the viewer pressed PRÓXIMA RODADA on is no longer showing its end."""
+    return view.phase is not Phase.ROUND_OVER
 
 
 # The refusals the chat box shows under the chat (the others float over the top of the page).
@@ -197,14 +209,14 @@ class TableState(TableView, rx.State):
         """COMPRAR / ROBAR, or a click on the stock."""
         from pifecacheta.rules import Draw
 
-        return await self._act(Draw(), version)
+        return await self._act_unless_done(Draw(), version, _has_drawn)
 
     @rx.event
     async def take(self, version: int) -> Any:
         """PEGAR DO LIXO / TOMAR DEL POZO."""
         from pifecacheta.rules import TakeDiscard
 
-        return await self._act(TakeDiscard(), version)
+        return await self._act_unless_done(TakeDiscard(), version, _has_drawn)
 
     @rx.event
     async def pile_click(self, version: int, phase: str, selected: str = "") -> Any:
@@ -254,16 +266,9 @@ class TableState(TableView, rx.State):
     @rx.event
     async def next_round(self, version: int) -> Any:
         """PRÓXIMA RODADA / SIGUIENTE RONDA: any player of the match, even FORA (seed 000 line 68)."""
-        from pifecacheta.rules import NextRound, Phase
+        from pifecacheta.rules import NextRound
 
-        await self._act(NextRound(), version)
-        if self.message == "err.stale_version":
-            # someone else pressed it first: the round this player wanted to leave is over,
-            # which is what they asked for, so "the table changed" would only confuse
-            snap = await self._snapshot()
-            if snap.view is not None and snap.view.phase is not Phase.ROUND_OVER:
-                self.message = ""
-        return None
+        return await self._act_unless_done(NextRound(), version, _round_left)
 
     # ---- leaving a match -------------------------------------------------------------------
     @rx.event
@@ -334,6 +339,17 @@ class TableState(TableView, rx.State):
                 if not is_refusal(exc):
                     raise
         return await self._act(discard_action(view, card), version)
+
+    async def _act_unless_done(self, action: Any, version: int, done: Callable[[PlayerView], bool]) -> Any:
+        """:meth:`_act`, but a stale-version refusal is not said when the table, read again,
+        already shows what the viewer asked for (``done(view)``): the second click of a
+        double click on COMPRAR, or a PRÓXIMA RODADA that another player pressed first."""
+        await self._act(action, version)
+        if self.message == "err.stale_version":
+            snap = await self._snapshot()
+            if snap.view is not None and done(snap.view):
+                self.message = ""
+        return None
 
     async def _act(self, action: Any, version: int) -> Any:
         code = self.table_code

@@ -119,3 +119,28 @@ def test_a_pile_tap_in_the_draw_phase_takes_the_top_card_even_with_a_card_select
     after = svc.snapshot(code, ana).view
     assert tab_a.message == "" and after.taken == top and top in after.hand
     assert len(after.hand) == 10 and after.discard_pile == ()
+
+
+@pytest.mark.parametrize("second", ["draw", "take"])
+def test_the_second_click_of_a_double_click_on_compra_says_nothing(svc, second):
+    """A double click on COMPRAR sends two draws with the version the page showed: the first
+    draws, the second is refused as stale (nothing more is drawn) and says nothing, since the
+    viewer already has the card it asked for."""
+    code, _ana, bruno = _started(svc)
+    seen = svc.snapshot(code, None).version
+    tab = RealTab(code, bruno)
+    tab.run(TableState.draw, seen)
+    drawn = svc.snapshot(code, bruno)
+    tab.run(getattr(TableState, second), seen)
+    after = svc.snapshot(code, bruno)
+    assert tab.message == "" and after.version == drawn.version and len(after.view.hand) == 10
+
+
+def test_a_stale_draw_before_drawing_is_still_said(svc):
+    """A COMPRAR with an outdated version while it is STILL the viewer's draw turn (here a
+    version the table never had) is refused and said: only a draw already made is forgiven."""
+    code, _ana, bruno = _started(svc)
+    tab = RealTab(code, bruno)
+    tab.run(TableState.draw, svc.snapshot(code, None).version - 1)
+    assert tab.message == "err.stale_version"
+    assert len(svc.snapshot(code, bruno).view.hand) == 9
