@@ -6,6 +6,15 @@ The database is a SQLite file, ``.data/pifecacheta.db``, unless
 The SQLite file lives in a hidden folder because ``reflex run`` hot-reloads on changes to the
 project root's entries except hidden ones: the ``-wal``/``-shm`` files next to a database in the
 root made the dev server restart in a loop.
+
+Tab states live in memory (``state_manager_mode``), unless ``REFLEX_STATE_MANAGER_MODE`` or
+``REFLEX_REDIS_URL`` says otherwise: the app serves from one backend process (the live feed and
+the bot scheduler are in-process too), and the disk manager pickled and wrote every tab's state
+after each event and listed and stat-ed every state file about ten times a second (a quarter of
+the server's samples at 200 tables, growing with every tab opened in the last hour). A tab
+state lost in a restart costs nothing: the database is the truth, and the reconnect's hydrate
+re-runs the page's on_load (``TableState.load``) with the browser's own identity, as for a
+new tab.
 """
 
 import os
@@ -17,6 +26,12 @@ DEFAULT_DB_URL = "sqlite:///.data/pifecacheta.db"
 db_url = os.environ.get("PIFECACHETA_DB_URL") or os.environ.get("REFLEX_DB_URL") or DEFAULT_DB_URL
 if db_url == DEFAULT_DB_URL:
     Path(".data").mkdir(exist_ok=True)
+# memory unless the environment names a mode or a Redis (then Reflex's own choice)
+state_mode: dict[str, rx.constants.StateManagerMode] = (
+    {}
+    if os.environ.get("REFLEX_STATE_MANAGER_MODE") or os.environ.get("REFLEX_REDIS_URL")
+    else {"state_manager_mode": rx.constants.StateManagerMode.MEMORY}
+)
 
 config = rx.Config(
     app_name="pifecacheta",
@@ -27,4 +42,5 @@ config = rx.Config(
         rx.plugins.RadixThemesPlugin(theme=rx.theme(appearance="dark", accent_color="amber", radius="medium"))
     ],
     db_url=db_url,
+    **state_mode,
 )

@@ -8,8 +8,9 @@ refused; the loser looks at the table again).
 Bots are scheduled, not polled: :class:`BotScheduler` keeps each table's next bot move in a
 due-time priority queue. A table is read again only when it changed (the service's
 ``on_change``), at start-up and at a slow safety scan (``SCAN_EVERY_SECONDS``, which also
-catches changes by another process); due moves run side by side in worker threads, each
-through the service's version-guarded ``bot_step``, never before ``PIFECACHETA_BOT_DELAY``.
+catches changes by another process); due moves start as they fall due in the scheduler's own
+worker threads, side by side, each through the service's version-guarded ``bot_step``, never
+before ``PIFECACHETA_BOT_DELAY``.
 
 Wire it into the Reflex app as a lifespan task::
 
@@ -78,8 +79,8 @@ class BotScheduler:
             another writer won, the step failed) is tried again.
 
     Attributes:
-        on_mark: called (from the marking thread) after each :meth:`mark`; the async loop uses
-            it to wake up.
+        on_mark: called (from the marking thread) after each :meth:`mark` and each move
+            :meth:`start_due` handed over; the async loop uses it to wake up.
     """
 
     def __init__(
@@ -97,6 +98,7 @@ class BotScheduler:
         self._seq = itertools.count()  # heap tie-break: first scheduled, first run
         self._delays = (service.bot_delay, service.round_over_delay)
         self._pool: ThreadPoolExecutor | None = None
+        self._running: set[str] = set()  # tables whose move start_due handed to a thread
         self.on_mark: Callable[[], None] | None = None
 
     # --- feeding ---------------------------------------------------------------------------
@@ -232,6 +234,39 @@ class BotScheduler:
             pool = self._pool
         return [c for c, ok in zip(codes, pool.map(self.step, codes), strict=True) if ok]
 
+    def start_due(self) -> list[str]:
+        """:meth:`refresh`, then hand each due table's bot move to the worker threads without
+        waiting for it: a move that falls due while others are under way starts as soon as a
+        thread is free, not after the slowest of a batch. A table whose move is still under
+        way is read again at the next refresh. Each finished move calls ``on_mark``. Returns
+        the codes handed over, in due order. Blocking (the refresh reads): call it from a
+        thread."""
+        self.refresh()
+        codes = self.take_due(self._service.now())
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self._workers, thread_name_prefix="bot")
+            pool = self._pool
+            busy = [c for c in codes if c in self._running]
+            self._marked.update(busy)
+            codes = [c for c in codes if c not in self._running]
+            self._running.update(codes)
+        for code in codes:
+            pool.submit(self._step_started, code)
+        return codes
+
+    def _step_started(self, code: str) -> None:
+        """:meth:`step` for a move handed over by :meth:`start_due`, then free the table and
+        wake the loop (its next move may be due at once)."""
+        try:
+            self.step(code)
+        finally:
+            with self._lock:
+                self._running.discard(code)
+                hook = self.on_mark
+            if hook is not None:
+                hook()
+
 
 async def run_sweeper(
     service: TableService | None = None,
@@ -259,6 +294,9 @@ async def run_sweeper(
     sched = BotScheduler(service)
     sched.on_mark = on_mark
     sched.attach()
+    # its own thread: the scheduler's reads never queue behind the pages' work in the
+    # event loop's default pool (and the moves run in the scheduler's own threads)
+    own = ThreadPoolExecutor(1, thread_name_prefix="sweeper")
     last_sweep = last_scan = float("-inf")
     try:
         while stop is None or not stop.is_set():
@@ -266,11 +304,11 @@ async def run_sweeper(
             try:
                 if time.monotonic() - last_scan >= scan_every:
                     last_scan = time.monotonic()
-                    await asyncio.to_thread(sched.scan)
-                await asyncio.to_thread(sched.run_due)
+                    await loop.run_in_executor(own, sched.scan)
+                await loop.run_in_executor(own, sched.start_due)
                 if time.monotonic() - last_sweep >= sweep_every:
                     last_sweep = time.monotonic()
-                    await asyncio.to_thread(service.sweep)
+                    await loop.run_in_executor(own, service.sweep)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -278,6 +316,7 @@ async def run_sweeper(
             await _sleep(wake, stop, _timeout(sched, service, tick))
     finally:
         sched.detach(wait=False)
+        own.shutdown(wait=False)
 
 
 def _timeout(sched: BotScheduler, service: TableService, tick: float) -> float:

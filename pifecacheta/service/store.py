@@ -20,7 +20,7 @@ import logging
 import secrets
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from typing import Any
@@ -42,6 +42,28 @@ _TABLE_BY_CODE = select(GameTable).where(GameTable.code == sa.bindparam("code"))
 _INSERT_LOG = sa.insert(ActionLog)
 _SEATS_OF_TABLE = select(Seat).where(Seat.table_id == sa.bindparam("table_id")).order_by(col(Seat.seat))
 _SAVED = "pifecacheta.saved_matches"  # Session.info key: matches to cache once committed
+_WRITE_LOCKS: dict[str, threading.RLock] = {}  # database URL -> this process's writers' turn
+_WRITE_LOCKS_LOCK = threading.Lock()
+
+
+def write_lock(engine: sa.Engine) -> AbstractContextManager[Any]:
+    """The lock this process's write transactions on ``engine``'s database take in turn.
+
+    One per SQLite database URL (other databases: a no-op context). SQLite has one writer: a
+    second ``BEGIN IMMEDIATE`` waits in SQLite's busy handler, which sleeps 1 to 100 ms
+    between tries, so a writer could sleep long after the lock was free. Queuing this
+    process's writers here first wakes the next one when the previous commits; writers in
+    other processes still meet the busy timeout. Re-entrant, so a nested transaction in one
+    thread behaves as without it.
+    """
+    if engine.dialect.name != "sqlite":
+        return nullcontext()
+    key = engine.url.render_as_string(hide_password=False)
+    with _WRITE_LOCKS_LOCK:
+        lock = _WRITE_LOCKS.get(key)
+        if lock is None:
+            lock = _WRITE_LOCKS[key] = threading.RLock()
+        return lock
 
 
 def utcnow() -> datetime:
@@ -137,6 +159,7 @@ class Store:
     ) -> None:
         self.engine = engine
         self._read_engine = engine.execution_options(sqlite_begin="DEFERRED")
+        self._write_lock = write_lock(engine)
         self.clock = clock
         self.seed_source = seed_source
         self.listeners: list[Callable[[str], None]] = []
@@ -162,9 +185,10 @@ class Store:
     @contextmanager
     def tx(self) -> Iterator[Session]:
         """One write transaction (BEGIN IMMEDIATE on SQLite), committed on success; then the
-        matches it saved go to :attr:`matches`."""
+        matches it saved go to :attr:`matches`. This process's writers take their turn on
+        :func:`write_lock` first (held until the commit or rollback)."""
         with Session(self.engine, expire_on_commit=False) as s:
-            with s.begin():
+            with self._write_lock, s.begin():
                 yield s
             for code, version, text, match in s.info.pop(_SAVED, ()):
                 self.matches.put(code, version, text, match)
