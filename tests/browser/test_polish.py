@@ -3,6 +3,7 @@ away when the table changes, COMPLETAR COM ROBÔS only while a seat is free, a t
 
 from __future__ import annotations
 
+from _flows import create_table, join_table
 from _replay import hand, wait_my_turn
 from playwright.sync_api import expect
 
@@ -81,15 +82,9 @@ def test_a_name_with_dollar_patterns_reads_as_typed(app_harness, new_page):
     """A sentence holding a name shows the name as typed: ``$&``, ``$'``, ``$``` and ``$1``
     are not expanded (the page fills ``{name}`` in the browser)."""
     a = new_page()
-    a.goto(app_harness.frontend_url)
-    a.locator("#name-input").fill("Ana")
-    a.locator("#mode-pife").click()
-    a.get_by_role("button", name="CRIAR MESA").click()
-    a.wait_for_url("**/mesa/**")
+    create_table(a, app_harness.frontend_url, "Ana", "pife")
     b = new_page(width=PHONE, height=844)
-    b.goto(a.url)
-    b.locator("#join-name").fill(DOLLARS)
-    b.get_by_role("button", name="SENTAR À MESA").click()
+    join_table(b, a.url, DOLLARS)
     expect(a.locator(".lobby-seat").filter(has_text="fim")).to_be_visible()
     a.get_by_role("button", name="COMEÇAR").click()
     # seat 1 plays first in a two-player Pife: Ana's status line names Bruno's seat
