@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from pifecacheta.components.cards import card_back, card_face, empty_slot
@@ -61,25 +63,24 @@ def _pile() -> rx.Component:
     )
 
 
+def _labelled_card(card: Any, label_key: str, test_id: str) -> rx.Component:
+    """A small card face with its caption under it (the vira, the wild)."""
+    return rx.vstack(  # type: ignore[no-any-return]
+        card_face(card, size="sm"),
+        rx.text(T[label_key], size="1"),
+        align="center",
+        spacing="1",
+        custom_attrs={"data-testid": test_id},
+    )
+
+
 def _vira() -> rx.Component:
     """Cacheta: the vira and the wild it makes (nothing in Pife)."""
     return rx.cond(  # type: ignore[no-any-return]
         UI.has_vira,
         rx.hstack(
-            rx.vstack(
-                card_face(UI.vira, size="sm"),
-                rx.text(T["table.vira"], size="1"),
-                align="center",
-                spacing="1",
-                custom_attrs={"data-testid": "vira"},
-            ),
-            rx.vstack(
-                card_face(UI.wild, size="sm"),
-                rx.text(T["table.wild"], size="1"),
-                align="center",
-                spacing="1",
-                custom_attrs={"data-testid": "wild"},
-            ),
+            _labelled_card(UI.vira, "table.vira", "vira"),
+            _labelled_card(UI.wild, "table.wild", "wild"),
             spacing="2",
         ),
     )
