@@ -159,7 +159,9 @@ def card_ui(card: Card, *, wilds: Iterable[Face] = (), taken: Card | None = None
         suit=code[-1],
         symbol=SUIT_SYMBOL[code[-1]],
         wild=card.face in set(wilds),
-        taken=taken is not None and card == taken,
+        # the taken card and its twin from the other deck: neither may be discarded this turn
+        # (seed 000 line 54)
+        taken=taken is not None and card.face == taken.face,
     )
 
 

@@ -194,3 +194,15 @@ def test_every_end_screen_key_is_in_both_catalogs():
     assert len(keys) >= 12
     for lang in i18n.LANGUAGES:
         assert keys <= set(i18n.catalog(lang)), keys - set(i18n.catalog(lang))
+
+
+def test_the_taken_card_and_its_twin_are_both_marked():
+    """Seed 000 line 54: neither the card taken from the lixo nor the equal card of the other
+    deck may be discarded this turn, so the hand marks both (and no other card)."""
+    from pifecacheta.rules.cards import Card
+    from pifecacheta.state.view_model import card_ui
+
+    taken = Card.parse("9S")
+    marks = {text: card_ui(Card.parse(text), taken=taken).taken for text in ("9S", "9S'", "9C", "10S")}
+    assert marks == {"9S": True, "9S'": True, "9C": False, "10S": False}
+    assert card_ui(Card.parse("9S'")).taken is False  # nothing taken this turn
