@@ -21,6 +21,7 @@ from pifecacheta.pages.not_found import not_found_page
 from pifecacheta.pages.table import table_page
 from pifecacheta.service import get_service
 from pifecacheta.state.lobby import LobbyState
+from pifecacheta.state.malformed import backend_exception_handler
 from pifecacheta.state.snapshots import CACHE
 from pifecacheta.state.table import TableState
 from pifecacheta.state.viewer import ViewerState
@@ -41,6 +42,7 @@ async def live_updates(app: rx.App) -> None:
 
 
 app = rx.App(  # the theme: rxconfig.py (RadixThemesPlugin)
+    backend_exception_handler=backend_exception_handler,  # a malformed event: a clear refusal
     head_components=[rx.el.meta(name="viewport", content="width=device-width, initial-scale=1")],
 )
 # Reflex's default overlay shows an English developer toast while disconnected: ours says it

@@ -66,3 +66,13 @@ def test_the_connection_overlay_pieces_import_and_render():
     assert isinstance(rp.connection_pulser(), rx.Component)
     assert "connectErrors" in str(rp.has_connection_errors)
     assert isinstance(connection_notice(), rx.Component)
+
+
+def test_reflex_calls_event_handlers_in_the_function_named_as_the_call_site():
+    """is_call_binding_error recognises a malformed event by the frame of Reflex's call of
+    the handler (tests/state/test_malformed_event.py runs it on real events)."""
+    from reflex_base.event.processor.base_state_processor import process_event
+
+    from pifecacheta.components.reflex_private import _CALL_SITE
+
+    assert (process_event.__name__, process_event.__module__) == _CALL_SITE

@@ -10,7 +10,10 @@ Checked against Reflex 0.10.1 (``reflex``, ``reflex_base``, ``reflex_components_
 - :func:`replace_overlay`: the ``(5, "Overlay")`` key of ``rx.App.app_wraps``, the component
   Reflex wraps every page in to show its "cannot connect" toast;
 - :func:`memo`, ``connection_pulser`` and ``has_connection_errors``: what Reflex's own overlay
-  is built from, for the translated connection notice (components/common.py).
+  is built from, for the translated connection notice (components/common.py);
+- :func:`is_call_binding_error`: the name of the function in which Reflex calls an event
+  handler with the event's payload (``process_event``), to tell a malformed event from a
+  handler's own failure (state/malformed.py).
 """
 
 from __future__ import annotations
@@ -38,8 +41,12 @@ __all__ = [
     "connection_pulser",
     "has_connection_errors",
     "memo",
+    "is_call_binding_error",
     "replace_overlay",
 ]
+
+# The function and module in which Reflex 0.10.1 calls ``fn(state, **payload)``.
+_CALL_SITE: tuple[str, str] = ("process_event", "reflex_base.event.processor.base_state_processor")
 
 # The app_wraps key of Reflex's default overlay (the "Cannot connect to server" toast).
 OVERLAY_KEY: tuple[int, str] = (5, "Overlay")
@@ -84,3 +91,19 @@ class DnDDiv(Div):  # type: ignore[misc]  # Div is untyped (no py.typed marker)
     on_drag_end: rx.EventHandler[rx.event.no_args_event_spec]  # type: ignore[type-arg, valid-type]
     on_drag_over: rx.EventHandler[rx.event.no_args_event_spec]  # type: ignore[type-arg, valid-type]
     on_drop: rx.EventHandler[rx.event.no_args_event_spec]  # type: ignore[type-arg, valid-type]
+
+
+def is_call_binding_error(exc: BaseException) -> bool:
+    """True when ``exc`` is the ``TypeError`` of calling an event handler with arguments its
+    signature refuses (a missing, unknown or doubled argument of a forged event): its
+    traceback ends in Reflex's own call site, not inside the handler. A ``TypeError`` raised
+    by the handler's own code has a deeper frame and gives False."""
+    if not isinstance(exc, TypeError):
+        return False
+    tb = exc.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    frame = tb.tb_frame
+    return (frame.f_code.co_name, frame.f_globals.get("__name__", "")) == _CALL_SITE

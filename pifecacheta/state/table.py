@@ -30,6 +30,7 @@ from pifecacheta.service import (
     ChatEmpty,
     ChatRateLimited,
     ChatTooLong,
+    Refusal,
     SpectatorCannotChat,
     get_service,
 )
@@ -352,6 +353,8 @@ class TableState(TableView, rx.State):
         return None
 
     async def _act(self, action: Any, version: int) -> Any:
+        if type(version) is not int:  # a forged event's version: refused before the service
+            return await self._refused(Refusal("bad_event", f"version {version!r} is not a number"))
         code = self.table_code
         return await self._call(lambda svc, who: svc.act(code, who, action, expected_version=version))
 
