@@ -20,6 +20,7 @@ from pifecacheta.pages.lobby import lobby_page
 from pifecacheta.pages.not_found import not_found_page
 from pifecacheta.pages.table import table_page
 from pifecacheta.service import get_service
+from pifecacheta.state.document import DocumentState
 from pifecacheta.state.lobby import LobbyState
 from pifecacheta.state.malformed import backend_exception_handler
 from pifecacheta.state.snapshots import CACHE
@@ -42,20 +43,31 @@ async def live_updates(app: rx.App) -> None:
 
 
 app = rx.App(  # the theme: rxconfig.py (RadixThemesPlugin)
+    html_lang="pt",  # the default language; DocumentState.sync_language sets the viewer's
     backend_exception_handler=backend_exception_handler,  # a malformed event: a clear refusal
     head_components=[rx.el.meta(name="viewport", content="width=device-width, initial-scale=1")],
 )
 # Reflex's default overlay shows an English developer toast while disconnected: ours says it
 # in the player's language (components/common.py: connection_notice).
 replace_overlay(app, connection_notice)
-app.add_page(lobby_page, route="/", title="Pife ou Cacheta", on_load=[ViewerState.init, LobbyState.load])
+app.add_page(
+    lobby_page,
+    route="/",
+    title="Pife ou Cacheta",
+    on_load=[ViewerState.init, DocumentState.sync_language, LobbyState.load],
+)
 app.add_page(
     table_page,
     route="/mesa/[code]",
     title="Pife ou Cacheta · Mesa",
-    on_load=[ViewerState.init, TableState.load],
+    on_load=[ViewerState.init, DocumentState.sync_language, TableState.load],
 )
 # Any unknown address: a translated "page not found" with a link to create a table.
-app.add_page(not_found_page, route="404", title="Pife ou Cacheta · 404", on_load=[ViewerState.init])
+app.add_page(
+    not_found_page,
+    route="404",
+    title="Pife ou Cacheta · 404",
+    on_load=[ViewerState.init, DocumentState.sync_language],
+)
 app.register_lifespan_task(live_updates)
 app.register_lifespan_task(sweeper_task)

@@ -7,6 +7,7 @@ from typing import Any
 import reflex as rx
 
 from pifecacheta.components.reflex_private import connection_pulser, has_connection_errors, memo
+from pifecacheta.state.document import set_document_language
 from pifecacheta.state.viewer import ViewerState
 
 # Reflex 0.10.1 exports its components (rx.box, rx.text, ...) untyped and types @rx.event
@@ -19,7 +20,7 @@ def lang_button(code: str, label: str) -> rx.Component:
     """One language choice; pressed when it is the current language."""
     return rx.button(  # type: ignore[no-any-return]
         label,
-        on_click=ViewerState.set_language(code),  # type: ignore[operator]
+        on_click=[ViewerState.set_language(code), set_document_language(code)],  # type: ignore[operator]
         size="1",
         variant=rx.cond(ViewerState.language == code, "solid", "soft"),
         color_scheme="amber",
@@ -32,7 +33,18 @@ def deck_chooser() -> rx.Component:
     """Deck design select (classic / four colours / large index), remembered per browser."""
     t = ViewerState.t
     return rx.select.root(  # type: ignore[no-any-return]
-        rx.select.trigger(aria_label=t["deck.label"], variant="soft", color_scheme="gray"),
+        rx.select.trigger(
+            aria_label=t["deck.label"],
+            variant="soft",
+            color_scheme="gray",
+            # a phone's top bar has room for "Clássico" but not "Quatro cores" beside the title
+            # and PT / ES: the chosen name is cut with an ellipsis rather than widen the page
+            style={
+                "max_width": rx.breakpoints(initial="9.5em", sm="none"),
+                "min_width": "0",
+                "& > span": {"overflow": "hidden", "text_overflow": "ellipsis", "white_space": "nowrap"},
+            },
+        ),
         rx.select.content(
             rx.select.item(t["deck.classic"], value="classic"),
             rx.select.item(t["deck.four"], value="four"),
@@ -50,17 +62,29 @@ def top_bar() -> rx.Component:
     return rx.hstack(  # type: ignore[no-any-return]
         rx.link(
             rx.hstack(
-                rx.text("♠♥", style={"color": "#ffd27f", "font_size": "1.3em", "white_space": "nowrap"}),
+                rx.text(
+                    "♠♥",  # decoration, left out on a phone to leave room for the deck's name
+                    aria_hidden="true",
+                    style={"color": "#ffd27f", "font_size": "1.3em", "white_space": "nowrap"},
+                    display=rx.breakpoints(initial="none", sm="inline"),
+                ),
                 rx.heading(
                     t["app.title"],
                     size=rx.breakpoints(initial="3", sm="5"),
-                    style={"color": "white", "white_space": "nowrap"},
+                    style={
+                        "color": "white",
+                        "white_space": "nowrap",
+                        "overflow": "hidden",
+                        "text_overflow": "ellipsis",
+                    },
                 ),
                 align="center",
                 spacing="2",
+                style={"min_width": "0"},
             ),
             href="/",
             underline="none",
+            style={"min_width": "0"},
         ),
         rx.spacer(),
         deck_chooser(),

@@ -90,3 +90,33 @@ def test_a_name_with_dollar_patterns_reads_as_typed(app_harness, new_page):
     # seat 1 plays first in a two-player Pife: Ana's status line names Bruno's seat
     expect(a.locator("#status-line")).to_have_text(f"Vez de {DOLLARS}")
     expect(b.locator("#status-line")).to_contain_text("Sua vez")
+
+
+def test_html_lang_follows_the_viewers_language(app_harness, new_page):
+    """``<html lang>`` names the language the page is read in (not Reflex's default "en")."""
+    es = new_page(locale="es-AR")
+    es.goto(app_harness.frontend_url)
+    expect(es.get_by_role("button", name="CREAR MESA")).to_be_visible()
+    expect(es.locator("html")).to_have_attribute("lang", "es")
+    es.locator("#lang-pt").click()
+    expect(es.get_by_role("button", name="CRIAR MESA")).to_be_visible()
+    expect(es.locator("html")).to_have_attribute("lang", "pt")
+    es.reload()
+    expect(es.get_by_role("button", name="CRIAR MESA")).to_be_visible()
+    expect(es.locator("html")).to_have_attribute("lang", "pt")
+
+
+def test_a_long_deck_name_keeps_the_phone_header_in_the_screen(app_harness, new_page, shot):
+    """With "Quatro cores" / "Índice grande" chosen, the top bar still fits 390 px: the page
+    does not slide sideways and ES stays on screen."""
+    for lang_id, option in (("pt", "Quatro cores"), ("es", "Índice grande")):
+        page = new_page(width=PHONE, height=844)
+        page.goto(app_harness.frontend_url)
+        page.locator(f"#lang-{lang_id}").click()
+        page.get_by_role("combobox", name="Baralho" if lang_id == "pt" else "Baraja").click()
+        page.get_by_role("option", name=option).click()
+        expect(page.get_by_role("combobox")).to_contain_text(option[:4])
+        _no_sideways_scroll(page)
+        box = page.locator("#lang-es").bounding_box()
+        assert box is not None and box["x"] + box["width"] <= PHONE
+        shot(page, f"header_deck_{lang_id}_390")
