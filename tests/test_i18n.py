@@ -47,8 +47,12 @@ def test_placeholders_match_between_languages():
         assert set(re.findall(r"\{\w+\}", pt)) == set(re.findall(r"\{\w+\}", es)), key
 
 
-def test_taken_card_message_from_the_brief():
-    assert i18n.text("pt", "err.taken_card") == "A carta que veio do lixo não pode ser descartada nesta vez."
+def test_taken_card_message_from_the_brief_names_the_twin_too():
+    """The brief's sentence, and the twin of the other deck (seed 000 line 54, 002 line 54)."""
+    assert i18n.text("pt", "err.taken_card") == (
+        "A carta que veio do lixo não pode ser descartada nesta vez, nem a igual do outro baralho."
+    )
+    assert "la igual de la otra baraja" in i18n.text("es", "err.taken_card")
 
 
 def test_every_engine_error_code_has_a_message():

@@ -112,6 +112,7 @@ class TableUi:
     can_next_round: bool = False
     round_over: bool = False
     match_over: bool = False
+    match_decided: bool = False  # the match has its winner (a Pife go-out): nobody may resign
     has_result: bool = False
     result_winner: str = ""
     result_out_of_turn: bool = False
@@ -260,6 +261,7 @@ def table_ui(snap: TableSnapshot) -> TableUi:
     ui.can_go_out = ui.can_discard and view.can_go_out
     ui.round_over = phase == "round_over"
     ui.match_over = phase == "match_over" or snap.status == "finished"
+    ui.match_decided = ui.match_over or view.outcome is not None
     ui.can_next_round = ui.is_player and ui.round_over
     if result is not None:
         ui.has_result = True

@@ -3,6 +3,8 @@ away when the table changes, COMPLETAR COM ROBÔS only while a seat is free, a t
 
 from __future__ import annotations
 
+import re
+
 from _flows import create_table, join_table
 from _replay import hand, wait_my_turn
 from playwright.sync_api import expect
@@ -52,8 +54,16 @@ def test_long_names_refusal_and_full_table_on_a_phone(app_harness, new_page, sho
     expect(alert).to_be_visible()
     # ... and goes away after the next table update (Bernardinho draws), once read
     wait_my_turn(b)
+    expect(b.get_by_role("button", name=re.compile(r"^Monte \d+$"))).to_be_visible()  # the stock's name
     b.get_by_role("button", name="COMPRAR").click()
     expect(hand(b)).to_have_count(10)
+    # the discard hint offers BATER only while BATER is enabled
+    go_out = b.get_by_role("button", name="BATER", exact=True)
+    expect(b.locator("#status-line")).to_contain_text("Descarte uma carta")
+    if go_out.is_disabled():
+        expect(b.locator("#status-line")).not_to_contain_text("BATER")
+    else:
+        expect(b.locator("#status-line")).to_contain_text("Ou toque em BATER")
     expect(alert).to_be_hidden(timeout=8_000)
     # a new refusal shows again; the viewer's own next action clears it at once
     a.get_by_test_id("stock").click()

@@ -115,6 +115,7 @@ def test_round_over_shows_winner_melds_and_lives(svc, monkeypatch):
     res = final.round.result
     ui = table_ui(svc.snapshot(code, ana))
     assert ui.round_over and ui.has_result and not ui.match_over and ui.can_next_round
+    assert not ui.match_decided  # Cacheta goes on with lives: a player may still resign
     assert ui.result_winner == ("Ana", "Bruno")[res.winner]
     assert [[c.id for c in m.cards] for m in ui.result_melds] == [
         [str(c) for c in m.cards] for m in res.plan.melds
@@ -130,6 +131,7 @@ def test_pife_louca_then_match_over_with_winner(svc, monkeypatch):
     code, ana, bruno, final = _replay_planned(svc, PIFE, out_of_turn=True, monkeypatch=monkeypatch)
     ui = table_ui(svc.snapshot(code, bruno))
     assert ui.round_over and ui.result_out_of_turn and ui.mode == "pife"
+    assert ui.match_decided and not ui.match_over  # decided by the go-out: DESISTIR is not offered
     winner = ("Ana", "Bruno")[final.round.result.winner]
     svc.act(code, bruno, NextRound(), expected_version=ui.version)
     ui = table_ui(svc.snapshot(code, ana))

@@ -8,6 +8,11 @@ from pifecacheta.components.table.shared import SELECTED, UI, T, fill
 from pifecacheta.state.table import TableState
 
 
+def _discard_hint() -> rx.Var[str]:
+    """How to discard, and "Ou toque em BATER" only while BATER is enabled (``can_go_out``)."""
+    return rx.cond(UI.can_go_out, T["turn.discard_or_go_out"], T["turn.discard"])  # type: ignore[no-any-return]
+
+
 def status_line() -> rx.Component:
     """Whose turn it is and what to do (``#status-line``): spectator, out, draw, discard, wait."""
     text = rx.cond(
@@ -21,7 +26,7 @@ def status_line() -> rx.Component:
                 T["turn.draw"],
                 rx.cond(
                     UI.can_discard,
-                    rx.cond(SELECTED.value != "", T["turn.selected"], T["turn.discard"]),
+                    rx.cond(SELECTED.value != "", T["turn.selected"], _discard_hint()),
                     fill("turn.other", UI.turn_name),
                 ),
             ),
@@ -33,7 +38,7 @@ def status_line() -> rx.Component:
     # it). An invisible copy of the longer hint shares the grid cell, so the line keeps its
     # height for the whole discard phase.
     sizer = rx.text(
-        rx.cond(UI.can_discard, T["turn.discard"], ""),
+        rx.cond(UI.can_discard, _discard_hint(), ""),
         size="3",
         weight="medium",
         aria_hidden="true",

@@ -130,7 +130,7 @@ def _leave_table() -> rx.Component:
 def extras() -> rx.Component:
     """DESISTIR, the pause menu, ENCERRAR POR AUSÊNCIA and SAIR DA MESA (seed 000 line 72),
     each shown only to whom it applies and asking for confirmation first."""
-    playing = UI.is_player & ~UI.i_am_out & ~UI.match_over
+    playing = UI.is_player & ~UI.i_am_out & ~UI.match_decided  # a decided match: no resigning
     return rx.flex(  # type: ignore[no-any-return]
         rx.cond(playing, _resign()),
         rx.cond(playing, pause_menu()),
