@@ -224,7 +224,13 @@ def table_ui(snap: TableSnapshot) -> TableUi:
         s.announced = n in set(view.announced) and phase in ("draw", "discard")
         s.dealer = n == view.dealer
         s.turn = view.turn is not None and n == view.turn and phase in ("draw", "discard")
-        s.winner = result is not None and result.winner == n
+        # the trophy: the match's winner once the match is over (a resignation, an absence, the
+        # last with lives), else the winner of the round just over
+        s.winner = (
+            view.outcome.winner == n
+            if view.outcome is not None and phase == "match_over"
+            else result is not None and result.winner == n
+        )
         s.rematch = n in votes
         ui.seats.append(s)
     hand = tuple(view.hand)

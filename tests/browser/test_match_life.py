@@ -204,8 +204,10 @@ def test_resign_with_confirmation_pife(app_harness, new_page, shot):
     b.locator("#confirm-resign-ok").click()
     for p in (a, b, c):
         expect(p.locator("#round-title")).to_have_text("FIM DA PARTIDA")
-        expect(p.locator("#end-reason")).to_have_text("Bruno saiu do jogo.")
+        expect(p.locator("#end-reason")).to_have_text("Bruno desistiu.")
         expect(p.locator("#winner")).to_have_text("Carla venceu a partida!")
+        expect(p.locator('.seat[data-seat="2"] .winner-badge')).to_be_visible()  # Carla's trophy
+        expect(p.locator(".winner-badge")).to_have_count(1)
         expect(p.get_by_role("button", name="REVANCHE")).to_have_count(0)
     expect(b.locator("#resign-button")).to_have_count(0)
     expect(b.locator("#pause-button")).to_have_count(0)
@@ -257,12 +259,10 @@ def test_leave_game_from_pause_menu_cacheta(app_harness, new_page, shot):
     # back at the table through the link: the end of the match
     a.goto(url)
     expect(a.locator("#round-title")).to_have_text("FIM DA PARTIDA")
-    expect(a.locator("#end-reason")).to_have_text("Ana saiu do jogo.")
+    expect(a.locator("#end-reason")).to_have_text("Ana desistiu.")
     expect(a.locator("#winner")).to_have_text(f"{expected} venceu a partida!")
     expect(a.get_by_role("button", name="REVANCHE")).to_have_count(0)
-    expect(a.locator("#no-rematch")).to_have_text(
-        "Sem revanche: a partida acabou porque alguém saiu do jogo."
-    )
+    expect(a.locator("#no-rematch")).to_have_text("Sem revanche: a partida acabou porque alguém desistiu.")
     expect(a.locator("#pause-button")).to_have_count(0)
     shots(a, shot, "leave_game_over")
 

@@ -208,3 +208,22 @@ def test_the_taken_card_and_its_twin_are_both_marked():
     marks = {text: card_ui(Card.parse(text), taken=taken).taken for text in ("9S", "9S'", "9C", "10S")}
     assert marks == {"9S": True, "9S'": True, "9C": False, "10S": False}
     assert card_ui(Card.parse("9S'")).taken is False  # nothing taken this turn
+
+
+def test_after_a_resignation_with_tied_lives_the_match_winner_has_the_trophy(svc):
+    """Seed 000 line 72: Bruno resigns at once (lives all tied): the next seat with most lives
+    after him wins, and only that seat shows the trophy; the reason says he resigned."""
+    from pifecacheta import i18n
+    from pifecacheta.rules import Resign
+
+    code, ana, bruno = _table(svc)
+    carla = svc.identify(None, None, "Carla")
+    svc.join(code, carla)
+    svc.start(code, ana)
+    svc.act(code, bruno, Resign(), expected_version=svc.snapshot(code, bruno).version)
+    ui = table_ui(svc.snapshot(code, ana))
+    assert ui.match_over and ui.outcome_kind == "resigned" and ui.outcome_loser == "Bruno"
+    assert [s.winner for s in ui.seats[:3]] == [s.name == ui.outcome_winner for s in ui.seats[:3]]
+    assert sum(s.winner for s in ui.seats) == 1 and ui.outcome_winner == "Carla"
+    assert ui.end_reason_key == "match.resigned"
+    assert i18n.text("pt", "match.resigned").replace("{name}", "Bruno") == "Bruno desistiu."

@@ -55,7 +55,7 @@ def _counts(seat: ObjectVar[SeatUi]) -> rx.Component:
 
 
 def _badges(seat: ObjectVar[SeatUi]) -> rx.Component:
-    """The round winner's trophy, TU, VEZ, NA BOA, FORA, SAIU and ROBÔ."""
+    """The winner's trophy (of the round, or of the match once over), TU, VEZ, NA BOA, FORA, SAIU and ROBÔ."""
     return rx.flex(  # type: ignore[no-any-return]
         rx.cond(
             seat.winner,
@@ -65,6 +65,8 @@ def _badges(seat: ObjectVar[SeatUi]) -> rx.Component:
                 variant="solid",
                 size="1",
                 class_name="winner-badge",
+                role="img",
+                aria_label=T["badge.winner"],
             ),
         ),
         rx.cond(seat.is_me, badge(T["badge.you"], "amber")),
