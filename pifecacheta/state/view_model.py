@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from typing import Any
 
 from pifecacheta.rules.cards import Card, Face, sort_by_rank, sort_by_suit
@@ -68,10 +69,12 @@ class MeldUi:
 
 @dataclasses.dataclass
 class ChatUi:
-    """One chat line."""
+    """One chat line: who, what, and when (``at``: ISO 8601 in UTC, e.g.
+    ``"2026-12-01T11:40:00Z"``; the browser shows it in its own time zone)."""
 
     name: str = ""
     text: str = ""
+    at: str = ""
 
 
 @dataclasses.dataclass
@@ -166,6 +169,16 @@ def card_ui(card: Card, *, wilds: Iterable[Face] = (), taken: Card | None = None
     )
 
 
+def utc_iso(when: datetime) -> str:
+    """``when`` (aware, or naive meaning UTC) as ISO 8601 in UTC to the second, ending in Z.
+
+    >>> utc_iso(datetime(2026, 12, 1, 11, 40, 5, 123))
+    '2026-12-01T11:40:05Z'
+    """
+    aware = when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+    return aware.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def _lower_name(value: Any) -> str:
     """Enum member -> "draw"; plain string -> itself, lower case."""
     name = getattr(value, "name", None)
@@ -192,7 +205,7 @@ def table_ui(snap: TableSnapshot) -> TableUi:
         absence_claimable=snap.absence_claimable,
         rematch_offered=snap.rematch_offered,
         rematch_voted=my_seat in snap.rematch_votes,
-        chat=[ChatUi(name=c.name, text=c.text) for c in snap.chat],
+        chat=[ChatUi(name=c.name, text=c.text, at=utc_iso(c.at)) for c in snap.chat],
     )
     votes = snap.rematch_votes
     if view is None:  # lobby: show free seats up to four

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import time
 from collections.abc import Iterator
 from datetime import timedelta
@@ -325,6 +326,9 @@ def test_chat_players_spectators_markup_and_limits(app_harness, new_page, shot):
             0
         )
         assert p.evaluate("window.__pwned") is None
+        # each line says when it was written (day/month hour:minute, the browser's time zone)
+        expect(p.locator("#chat .chat-time")).to_have_count(2)
+        expect(p.locator("#chat .chat-time").first).to_have_text(re.compile(r"^\d\d/\d\d \d\d:\d\d$"))
     # a spectator arriving later reads everything and has no way to write
     s = new_page(width=390, height=844)
     s.goto(a.url)

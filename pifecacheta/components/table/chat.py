@@ -12,14 +12,25 @@ from pifecacheta.state.view_model import ChatUi
 
 
 def chat_line(line: ObjectVar[ChatUi]) -> rx.Component:
-    """One chat line (a ``ChatUi`` Var); the text is rendered as a text node, never as markup
-    (seed 000 line 74)."""
-    return rx.text(  # type: ignore[no-any-return]
-        rx.text(line.name, ": ", as_="span", weight="bold"),
-        line.text,
-        size="2",
-        class_name="chat-line",
-        style=WRAP_STYLE,
+    """One chat line (a ``ChatUi`` Var): its time, the name and the text. The text is rendered
+    as a text node, never as markup (seed 000 line 74)."""
+    return rx.flex(  # type: ignore[no-any-return]
+        # when it was said, in the browser's time zone (a match spans days): a <time> element
+        rx.moment(
+            line.at,
+            format="DD/MM HH:mm",
+            class_name="chat-time",
+            style={"opacity": "0.65", "font_size": "0.75em", "white_space": "nowrap", "flex_shrink": "0"},
+        ),
+        rx.text(
+            rx.text(line.name, ": ", as_="span", weight="bold"),
+            line.text,
+            size="2",
+            class_name="chat-line",
+            style=WRAP_STYLE,
+        ),
+        gap="0.4em",
+        align="baseline",
     )
 
 
