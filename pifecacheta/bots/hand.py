@@ -226,12 +226,17 @@ class HandIndex:
                     if use_wild:
                         masks = [g | (1 << w) for w in self.wild_positions if not g & (1 << w)]
                     size = k + use_wild
+                    # with repeats, three different suits at least (a standing-in wild takes
+                    # one): seed 000 line 35, seed 003 line 19
+                    distinct = len(suits) + use_wild
+                    whole = not repeat or distinct >= 3
+                    completing = [f for f in missing if not repeat or distinct + (f.suit not in suits) >= 3]
                     for m in masks:
-                        if 3 <= size <= cap:
+                        if 3 <= size <= cap and whole:
                             melds.add(m)
                         if 3 <= size + 1 <= cap and m.bit_count() >= 2:
-                            if missing:
-                                near.setdefault(m, set()).update(missing)
+                            if completing:
+                                near.setdefault(m, set()).update(completing)
 
     # -- queries --------------------------------------------------------------------
     def max_cover(self, mask: int) -> int:

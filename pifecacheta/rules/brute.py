@@ -40,7 +40,9 @@ def is_natural_meld(faces: Sequence[Face], *, rules: Rules = CACHETA_7, sets: bo
     suits = [f.suit for f in faces]
     if sets and len(set(ranks)) == 1:
         if rules.set_may_repeat_suit:
-            if n <= MAX_SET_REPEAT:
+            # three different suits at least: a suit repeats only from the fourth card on
+            # (seed 000 line 35, seed 003 line 19)
+            if n <= MAX_SET_REPEAT and len(set(suits)) >= 3:
                 return True
         elif n <= MAX_SET and len(set(suits)) == n:
             return True

@@ -28,7 +28,8 @@ class Rules:
         mode: Pife or Cacheta (seed 000 line 48).
         lives: starting lives in Cacheta, 7 or 10 (seed 000 line 66); ignored in Pife.
         set_may_repeat_suit: variant, a set may hold two cards of one suit, since there are
-            two decks (seed 000 line 35; seed 003 line 19). Sets then have 3 to 8 cards.
+            two decks (seed 000 line 35; seed 003 line 19). Sets then have 3 to 8 cards, at
+            least three different suits among them: a suit repeats only from the fourth card.
         wild_same_colour: variant, the card after the vira in *both* suits of its colour is
             wild, four wilds (seed 000 lines 26 and 36; seed 003 line 9).
         discard_only_to_go_out: variant, the top discard may be taken only to go out with it

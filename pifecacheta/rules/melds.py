@@ -10,7 +10,8 @@ Rules (seed 000, section "No Selminha.com"):
   A wild taken from the discard pile counts only as itself (``plain``).
 - line 60: Pife has no wild.
 - Variants (see :class:`~pifecacheta.rules.config.Rules`): ``set_may_repeat_suit`` (sets of
-  3..8 cards of one rank, suits may repeat), ``no_wild_in_sets`` (a wild may not stand in
+  3..8 cards of one rank with at least three different suits, so a suit repeats only from the
+  fourth card on), ``no_wild_in_sets`` (a wild may not stand in
   within a set), ``wild_same_colour`` (both suits of the vira's colour are wild).
 
 A wild "standing in" fills any missing card of a set or run (a gap or an end); a meld may hold
@@ -120,9 +121,13 @@ def _set_ok(cards: Sequence[Card], total: int, rules: Rules) -> bool:
     rank = cards[0].rank
     if any(c.rank != rank for c in cards):
         return False
+    suits = {c.suit for c in cards}
     if rules.set_may_repeat_suit:
-        return 3 <= total <= MAX_SET_REPEAT
-    return 3 <= total <= MAX_SET and len({c.suit for c in cards}) == len(cards)
+        # at least three different suits, a standing-in wild taking a missing one; a suit
+        # repeats only from the fourth card on (seed 000 line 35: the set *grows* with a
+        # suit already in it; seed 003 line 19: a repeated suit only when 4 cards are used)
+        return 3 <= total <= MAX_SET_REPEAT and len(suits) + (total - len(cards)) >= 3
+    return 3 <= total <= MAX_SET and len(suits) == len(cards)
 
 
 def _set_layout(cards: Sequence[Card], wild: Card | None, rules: Rules) -> tuple[Card, ...]:
@@ -132,7 +137,9 @@ def _set_layout(cards: Sequence[Card], wild: Card | None, rules: Rules) -> tuple
         return tuple(naturals)
     per_suit = Counter(c.suit for c in naturals)
     cap = 2 if rules.set_may_repeat_suit else 1
-    missing = next((s for s in SUITS if per_suit[s] < cap), SUITS[-1])
+    missing = next(
+        (s for s in SUITS if per_suit[s] == 0), next((s for s in SUITS if per_suit[s] < cap), SUITS[-1])
+    )
     pos = sum(1 for c in naturals if c.suit <= missing)
     return (*naturals[:pos], wild, *naturals[pos:])
 

@@ -134,9 +134,11 @@ def _generate(
                     mask |= 1 << i
             if not ok:
                 continue
-            if cnt >= 3:
+            # with repeats, at least three different suits (a standing-in wild takes one)
+            distinct = seen.bit_count()
+            if cnt >= 3 and (not repeat or distinct >= 3):
                 out[mask] = 0
-            if wild_sets and cnt < max_set:
+            if wild_sets and cnt < max_set and (not repeat or distinct >= 2):
                 for w in wild_bits:
                     if not w & mask and (mask | w) not in out:
                         out[mask | w] = 1

@@ -79,3 +79,16 @@ def test_wild_positions_skip_plain_wilds_and_pife() -> None:
     assert idx.free_wilds(idx.full) == 1 and idx.free_wilds(idx.full ^ 1) == 0
     pife = HandIndex(cards, wilds=wilds, rules=PIFE)  # Pife has no wild (seed 000 line 60)
     assert pife.wild_positions == () and pife.wild_mask == 0
+
+
+@pytest.mark.parametrize(
+    "hand",
+    ["7C 7C' 7D 7H AH 2H 3H 4H 5H KC", "7C 7C' 7D AH 2H 3H 5C 5D 5S KC", "7C 7C' 7D 7D' AH 2H 3H 4H 5H KC"],
+)
+def test_repeated_suit_sets_agree_with_the_engine(hand: str) -> None:
+    """With ``set_may_repeat_suit`` a set needs three different suits (seed 000 line 35,
+    seed 003 line 19): the bots' index and the solver say the same of each hand."""
+    rules = Rules(mode=PIFE.mode, set_may_repeat_suit=True)
+    cards = parse_hand(hand)
+    idx = HandIndex(cards, wilds=frozenset(), rules=rules)
+    assert (idx.max_cover(idx.full) >= 9) == (best_go_out(cards, rules=rules) is not None)

@@ -98,10 +98,16 @@ def test_wild_faces_follow_the_vira() -> None:
 
 
 def test_variant_sets_may_repeat_suits() -> None:
+    """Seed 000 line 35 (a set grows with a suit already in it) and seed 003 line 19 (a
+    repeated suit only when 4 cards are used): three different suits, then repeats."""
     rules = Rules(set_may_repeat_suit=True)
-    assert m("5C 5C 5D", wilds=frozenset(), rules=rules) == "5C 5C' 5D"
+    assert m("5C 5C 5D", wilds=frozenset(), rules=rules) is None  # a repeat in 3 cards
+    assert m("5C 5C 5D 5D", wilds=frozenset(), rules=rules) is None  # only two suits
+    assert m("5C 5C 5D 5H", wilds=frozenset(), rules=rules) == "5C 5C' 5D 5H"
+    assert m("5C 5D 5H", wilds=frozenset(), rules=rules) == "5C 5D 5H"  # the plain set still is
     assert m("5C 5C 5D 5D 5H 5H 5S 5S", wilds=frozenset(), rules=rules) is not None
-    assert m("5C 5C 5D 7H", rules=rules) is not None
+    assert m("5C 5C 5D 7H", rules=rules) == "5C 5C' 5D 7H"  # the wild takes the third suit
+    assert m("5C 5C 7H", rules=rules) is None  # one suit and a wild: two suits at most
     assert m("5C 5C 5D 5D 5H 5H 5S 5S 7H", rules=rules) is None  # 9 > 8
 
 

@@ -118,12 +118,21 @@ def test_rebuild_with_shuffle_depends_on_the_seed() -> None:
 
 
 def test_set_may_repeat_suit() -> None:
-    hand = "7C 7C' 7D AH 2H 3H 5C 5D 5S KC"
+    """The variant's set of four with a repeated suit goes out; without it, it does not."""
+    hand = "7C 7C' 7D 7H AH 2H 3H 4H 5H KC"
     m = make(PIFE, [FAR2, hand], phase=Phase.DISCARD)
     assert code_of(m, 1, GoOut()) == "cannot_go_out"
     m2 = replace(m, rules=Rules(mode=Mode.PIFE, set_may_repeat_suit=True))
     done = apply(m2, 1, GoOut(C("KC")))
     assert done.round is not None and done.round.result is not None
+
+
+def test_set_may_repeat_suit_needs_three_suits() -> None:
+    """A three-card set with a repeated suit (7C 7C 7D) is no set even with the variant
+    (seed 000 line 35, seed 003 line 19)."""
+    hand = "7C 7C' 7D AH 2H 3H 5C 5D 5S KC"
+    m = make(Rules(mode=Mode.PIFE, set_may_repeat_suit=True), [FAR2, hand], phase=Phase.DISCARD)
+    assert code_of(m, 1, GoOut()) == "cannot_go_out"
 
 
 def test_wild_same_colour() -> None:
