@@ -158,7 +158,8 @@ class BotDriver:
                 try:
                     new = apply(m, seat, action)
                 except IllegalActionError as e:
-                    log.warning("bot %s at %s: illegal %r (%s)", bot.bot, code, action, e.code)
+                    # the kind of action only: its card is a hidden card of the bot's hand
+                    log.warning("bot %s at %s: illegal %s (%s)", bot.bot, code, type(action).__name__, e.code)
                     return False
                 version = store.commit_match(s, ld, new, seat, action, actor)
                 if isinstance(action, Discard):
