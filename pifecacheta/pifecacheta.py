@@ -14,7 +14,7 @@ import reflex as rx
 
 from pifecacheta import live
 from pifecacheta.components.common import connection_notice
-from pifecacheta.components.reflex_private import replace_overlay
+from pifecacheta.components.reflex_private import quiet_unknown_events, replace_overlay
 from pifecacheta.live.service_link import publish_service_changes
 from pifecacheta.pages.lobby import lobby_page
 from pifecacheta.pages.not_found import not_found_page
@@ -50,6 +50,7 @@ app = rx.App(  # the theme: rxconfig.py (RadixThemesPlugin)
 # Reflex's default overlay shows an English developer toast while disconnected: ours says it
 # in the player's language (components/common.py: connection_notice).
 replace_overlay(app, connection_notice)
+quiet_unknown_events()  # a forged event name: one log line, not a traceback with its payload
 app.add_page(
     lobby_page,
     route="/",

@@ -68,11 +68,45 @@ def test_the_connection_overlay_pieces_import_and_render():
     assert isinstance(connection_notice(), rx.Component)
 
 
-def test_reflex_calls_event_handlers_in_the_function_named_as_the_call_site():
-    """is_call_binding_error recognises a malformed event by the frame of Reflex's call of
-    the handler (tests/state/test_malformed_event.py runs it on real events)."""
-    from reflex_base.event.processor.base_state_processor import process_event
+def test_reflex_prepares_and_calls_event_handlers_in_the_payload_sites():
+    """is_payload_error recognises a malformed event by the frames of Reflex's own payload
+    handling (tests/state/test_malformed_event.py and tests/wire run it on real events)."""
+    from reflex.state import EventHandlerSetVar
+    from reflex_base.event.processor import base_state_processor as bsp
 
-    from pifecacheta.components.reflex_private import _CALL_SITE
+    from pifecacheta.components.reflex_private import _PAYLOAD_SITES
 
-    assert (process_event.__name__, process_event.__module__) == _CALL_SITE
+    found = {
+        (fn.__code__.co_name, fn.__module__)
+        for fn in (
+            bsp.process_event,
+            bsp._prepare_event_payload,
+            bsp._transform_event_payload,
+            EventHandlerSetVar.setvar,
+        )
+    }
+    assert found == _PAYLOAD_SITES
+
+
+def test_an_unknown_event_is_logged_as_one_line_without_its_payload(caplog):
+    """Reflex's event queue logs an event of no handler with logger.exception: the filter
+    turns it into one warning naming the event (checked against the real queue code)."""
+    import inspect
+    import logging
+
+    from reflex_base.event.processor import event_processor
+
+    rp.quiet_unknown_events()
+    queue_code = inspect.getsource(event_processor.EventProcessor._process_queue)
+    assert 'f"No registered handler found for event: {entry.event.name}"' in queue_code
+    assert "logger.exception(" in queue_code
+    log = logging.getLogger(event_processor.__name__)
+    try:
+        raise KeyError("No registered handler found for event: state.nope\nforged")
+    except KeyError:
+        with caplog.at_level(logging.WARNING, logger=event_processor.__name__):
+            log.exception("Error processing event queue entry for Event(payload={'secret': 's3'}) [txid=1]:")
+    (record,) = [r for r in caplog.records if r.name == event_processor.__name__]
+    assert record.levelno == logging.WARNING and record.exc_info is None
+    assert record.getMessage() == "refused an event no handler has: 'state.nope\\nforged'"
+    assert "s3" not in record.getMessage()

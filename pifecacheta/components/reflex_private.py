@@ -11,14 +11,18 @@ Checked against Reflex 0.10.1 (``reflex``, ``reflex_base``, ``reflex_components_
   Reflex wraps every page in to show its "cannot connect" toast;
 - :func:`memo`, ``connection_pulser`` and ``has_connection_errors``: what Reflex's own overlay
   is built from, for the translated connection notice (components/common.py);
-- :func:`is_call_binding_error`: the name of the function in which Reflex calls an event
-  handler with the event's payload (``process_event``), to tell a malformed event from a
-  handler's own failure (state/malformed.py).
+- :func:`is_payload_error`: the functions in which Reflex turns an event's payload into
+  a handler's arguments and calls it (``process_event`` ...), to tell a malformed event from a
+  handler's own failure (state/malformed.py);
+- :func:`quiet_unknown_events`: the logger and the message with which Reflex reports an event
+  whose name no handler has (``reflex_base.event.processor.event_processor``, a ``KeyError``
+  "No registered handler found for event: ..." logged with its traceback and the whole event).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -41,12 +45,22 @@ __all__ = [
     "connection_pulser",
     "has_connection_errors",
     "memo",
-    "is_call_binding_error",
+    "is_payload_error",
+    "quiet_unknown_events",
     "replace_overlay",
 ]
 
-# The function and module in which Reflex 0.10.1 calls ``fn(state, **payload)``.
+# Where Reflex 0.10.1 turns an event's payload into a handler's arguments and calls it
+# (``fn(state, **payload)``), and where its generic ``setvar`` looks the setter up.
 _CALL_SITE: tuple[str, str] = ("process_event", "reflex_base.event.processor.base_state_processor")
+_PAYLOAD_SITES: frozenset[tuple[str, str]] = frozenset(
+    {
+        _CALL_SITE,
+        ("_prepare_event_payload", "reflex_base.event.processor.base_state_processor"),
+        ("_transform_event_payload", "reflex_base.event.processor.base_state_processor"),
+        ("setvar", "reflex.state"),
+    }
+)
 
 # The app_wraps key of Reflex's default overlay (the "Cannot connect to server" toast).
 OVERLAY_KEY: tuple[int, str] = (5, "Overlay")
@@ -93,12 +107,13 @@ class DnDDiv(Div):  # type: ignore[misc]  # Div is untyped (no py.typed marker)
     on_drop: rx.EventHandler[rx.event.no_args_event_spec]  # type: ignore[type-arg, valid-type]
 
 
-def is_call_binding_error(exc: BaseException) -> bool:
-    """True when ``exc`` is the ``TypeError`` of calling an event handler with arguments its
-    signature refuses (a missing, unknown or doubled argument of a forged event): its
-    traceback ends in Reflex's own call site, not inside the handler. A ``TypeError`` raised
-    by the handler's own code has a deeper frame and gives False."""
-    if not isinstance(exc, TypeError):
+def is_payload_error(exc: BaseException) -> bool:
+    """True when ``exc`` was raised by Reflex itself while it turned a forged event's payload
+    into a handler's arguments, before any of the handler ran: a ``TypeError`` of a missing,
+    unknown or doubled argument, the ``AttributeError`` of a payload that is not an object or
+    of ``setvar`` naming no variable. Its traceback ends in one of Reflex's payload sites;
+    an exception of the handler's own code ends deeper and gives False."""
+    if not isinstance(exc, TypeError | AttributeError | ValueError | KeyError):
         return False
     tb = exc.__traceback__
     if tb is None:
@@ -106,4 +121,30 @@ def is_call_binding_error(exc: BaseException) -> bool:
     while tb.tb_next is not None:
         tb = tb.tb_next
     frame = tb.tb_frame
-    return (frame.f_code.co_name, frame.f_globals.get("__name__", "")) == _CALL_SITE
+    return (frame.f_code.co_name, frame.f_globals.get("__name__", "")) in _PAYLOAD_SITES
+
+
+_EVENT_PROCESSOR_LOGGER = "reflex_base.event.processor.event_processor"
+_NO_HANDLER = "No registered handler found for event: "
+
+
+class _UnknownEventFilter(logging.Filter):
+    """Turns Reflex's traceback for an event of an unknown name into one warning line that
+    names the event (its first 80 characters, quoted) and not its payload."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else ""
+        if text.startswith(_NO_HANDLER):
+            record.msg, record.args = "refused an event no handler has: %r", (text[len(_NO_HANDLER) :][:80],)
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def quiet_unknown_events() -> None:
+    """Log a forged event of an unknown name as one warning line (the client is sent
+    nothing; nothing changes), instead of a traceback holding the event's payload."""
+    target = logging.getLogger(_EVENT_PROCESSOR_LOGGER)
+    if not any(isinstance(f, _UnknownEventFilter) for f in target.filters):
+        target.addFilter(_UnknownEventFilter())

@@ -17,7 +17,7 @@ import reflex as rx
 from reflex.app import default_backend_exception_handler
 from reflex.event import EventSpec
 
-from pifecacheta.components.reflex_private import is_call_binding_error
+from pifecacheta.components.reflex_private import is_payload_error
 from pifecacheta.state.viewer import ViewerState
 
 log = logging.getLogger(__name__)
@@ -40,11 +40,11 @@ def backend_exception_handler(exception: Exception) -> EventSpec | None:
     """The app's handler of an exception raised while processing an event.
 
     (Reflex checks the signature: one argument named ``exception``, an ``EventSpec`` back.)
-    A malformed event (:func:`~pifecacheta.components.reflex_private.is_call_binding_error`)
+    A malformed event (:func:`~pifecacheta.components.reflex_private.is_payload_error`)
     gets :meth:`MalformedEventState.refuse` and one warning line without a traceback; any
     other exception Reflex's default handling (logged with its traceback).
     """
-    if is_call_binding_error(exception):
+    if is_payload_error(exception):
         log.warning("refused a malformed event: %s", exception)
         return MalformedEventState.refuse()  # type: ignore[operator, no-any-return]  # EventHandler stub
     return default_backend_exception_handler(exception)

@@ -15,7 +15,7 @@ import reflex as rx
 from _tab import RealTab, _app, use_service
 from reflex_base.event.processor.base_state_processor import process_event
 
-from pifecacheta.components.reflex_private import is_call_binding_error
+from pifecacheta.components.reflex_private import is_payload_error
 from pifecacheta.rules import CACHETA_7
 from pifecacheta.service import TableService
 from pifecacheta.state.malformed import MalformedEventState, backend_exception_handler
@@ -61,7 +61,7 @@ def test_a_discard_without_its_version_is_refused_and_changes_nothing(svc, caplo
     tab.run(TableState.draw, svc.snapshot(code, None).version)
     drawn = svc.snapshot(code, bruno)
     exc = _process(tab, "card_double", {"card_id": str(drawn.view.hand[0])})  # no "version"
-    assert isinstance(exc, TypeError) and is_call_binding_error(exc)
+    assert isinstance(exc, TypeError) and is_payload_error(exc)
     with caplog.at_level(logging.WARNING, logger="pifecacheta.state.malformed"):
         answer = backend_exception_handler(exc)
     assert answer is not None and answer.handler.fn is MalformedEventState.refuse.fn
@@ -76,7 +76,7 @@ def test_unknown_arguments_are_malformed_too(svc, payload):
     code, bruno = _started(svc)
     before = svc.snapshot(code, None).version
     exc = _process(RealTab(code, bruno), "draw", payload)
-    assert exc is not None and is_call_binding_error(exc)
+    assert exc is not None and is_payload_error(exc)
     assert svc.snapshot(code, None).version == before
 
 
@@ -98,8 +98,8 @@ def test_a_type_error_inside_a_handler_is_not_called_malformed():
 
     with pytest.raises(TypeError) as caught:
         handler(1)
-    assert not is_call_binding_error(caught.value)
-    assert not is_call_binding_error(ValueError("x"))
+    assert not is_payload_error(caught.value)
+    assert not is_payload_error(ValueError("x"))
     answer = backend_exception_handler(caught.value)  # Reflex's own: a generic toast
     assert answer is not None and answer.handler.fn is not MalformedEventState.refuse.fn
 
@@ -117,3 +117,16 @@ def test_the_refusal_is_said_in_the_viewers_language(lang, text):
 
     asyncio.run(run())
     assert text in repr(said[0])
+
+
+@pytest.mark.parametrize(
+    ("name", "payload"),
+    [("draw", None), ("draw", "xxx"), ("draw", [1]), ("setvar", {"var_name": "nope", "value": 1})],
+)
+def test_a_payload_that_is_no_object_or_a_setvar_of_no_variable_is_malformed(svc, name, payload):
+    code, bruno = _started(svc)
+    before = svc.snapshot(code, None).version
+    exc = _process(RealTab(code, bruno), name, payload)
+    assert exc is not None and is_payload_error(exc)
+    assert backend_exception_handler(exc).handler.fn is MalformedEventState.refuse.fn
+    assert svc.snapshot(code, None).version == before
