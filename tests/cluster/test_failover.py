@@ -1,0 +1,241 @@
+"""Two real backend processes of the app on one Redis and one database: the bots run in the
+lease holder only, and when it is killed (SIGKILL) the other process takes over within 15 s,
+with no action applied twice (no two action-log rows with the same table and version).
+
+Each backend is ``reflex run --env prod --backend-only --backend-port P`` (one granian
+worker), as production runs it, in its own session so SIGKILL reaches its whole process
+group. The test process plays the human seat of each table through the service and
+announces each of its changes on the Redis feed, as a third backend would.
+
+The database is ``PIFECACHETA_CLUSTER_DB_URL`` when set (e.g. a PostgreSQL URL; its schema is
+migrated here), else a SQLite file in WAL mode in the test's temp folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+import sqlalchemy as sa
+from conftest import RedisServer, free_port
+from sqlmodel import Session, select
+
+from pifecacheta.db import make_engine, migrate
+from pifecacheta.live.lease import LEASE_KEY
+from pifecacheta.live.redis_feed import RedisFeed
+from pifecacheta.models import ActionLog, GameTable
+from pifecacheta.rules import PIFE, Discard, Draw, GoOut, Match, NextRound, legal_actions
+from pifecacheta.service import TableService
+
+ROOT = Path(__file__).resolve().parents[2]
+BOTS = ["Carmen", "Tito", "Luna"]
+TAKEOVER_SECONDS = 15.0
+
+
+@pytest.fixture
+def cluster_db_url(tmp_path: Path) -> str:
+    """The shared database of both backends, migrated to head."""
+    url = os.environ.get("PIFECACHETA_CLUSTER_DB_URL") or f"sqlite:///{tmp_path / 'cluster.db'}"
+    engine = make_engine(url)
+    migrate(engine)
+    engine.dispose()
+    return url
+
+
+class Backend:
+    """One ``reflex run --env prod --backend-only`` process group on ``port``."""
+
+    def __init__(self, name: str, port: int, env: dict[str, str], logs: Path) -> None:
+        self.name, self.port = name, port
+        self.log_path = logs / f"backend-{name}.log"
+        reflex = Path(sys.executable).parent / "reflex"
+        cmd = [str(reflex), "run", "--env", "prod", "--backend-only", "--backend-port", str(port)]
+        with open(self.log_path, "wb") as log:
+            self.proc = subprocess.Popen(
+                cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+
+    def wait_up(self, timeout: float = 180.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, f"backend {self.name} exited:\n{self.log()}"
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/ping", timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                pass
+            time.sleep(0.3)
+        raise AssertionError(f"backend {self.name} not up in {timeout} s:\n{self.log()}")
+
+    def owns(self, pid: int) -> bool:
+        """True when process ``pid`` is in this backend's process group."""
+        try:
+            return os.getpgid(pid) == self.proc.pid
+        except ProcessLookupError:
+            return False
+
+    def kill(self) -> None:
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(30)
+
+    def stop(self) -> None:
+        if self.proc.poll() is not None:
+            return
+        os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")[-4000:]
+
+
+@pytest.fixture
+def backends(
+    redis_server: RedisServer, redis_url: str, cluster_db_url: str, tmp_path: Path
+) -> Iterator[list[Backend]]:
+    env = dict(
+        os.environ,
+        REFLEX_REDIS_URL=redis_url,
+        PIFECACHETA_DB_URL=cluster_db_url,
+        PIFECACHETA_BOT_DELAY="0.2",
+        PIFECACHETA_ROUND_OVER_DELAY="0.2",
+        PIFECACHETA_LEASE_TTL="3",
+        GRANIAN_WORKERS="1",
+        REFLEX_TELEMETRY_ENABLED="false",
+        REFLEX_CHECK_LATEST_VERSION="false",
+        REFLEX_USE_SYSTEM_BUN="1",
+    )
+    bun_dir = ROOT / ".tools" / "node_modules" / ".bin"
+    env["PATH"] = f"{Path(sys.executable).parent}:{bun_dir}:{env.get('PATH', '')}"
+    env.pop("REFLEX_STATE_MANAGER_MODE", None)
+    started: list[Backend] = []
+    try:
+        for name in ("A", "B"):  # one after the other: both write .web/backend at start
+            b = Backend(name, free_port(), env, tmp_path)
+            started.append(b)
+            b.wait_up()
+        yield started
+    finally:
+        for b in started:
+            b.stop()
+
+
+def _match(engine: sa.Engine, code: str) -> tuple[Match | None, int]:
+    with Session(engine) as s:
+        t = s.exec(select(GameTable).where(GameTable.code == code)).one()
+        return (Match.from_dict(json.loads(t.match_json)) if t.match_json else None), t.version
+
+
+class Human:
+    """Ana, seated with three bots at each table, playing her turns through the service and
+    telling the cluster of each change on the Redis feed (as a backend's event handler does)."""
+
+    def __init__(self, engine: sa.Engine, feed: RedisFeed, tables: int) -> None:
+        self.engine, self.feed = engine, feed
+        self.svc = TableService(engine)
+        self.ana = self.svc.identify(None, None, "Ana")
+        self.rng = random.Random(7)
+        self.codes = [self._new_table() for _ in range(tables)]
+
+    def _new_table(self) -> str:
+        code = self.svc.create_table(self.ana, PIFE)
+        self.svc.add_bots(code, self.ana, BOTS)
+        self.svc.start(code, self.ana)
+        self.feed.publish(code)
+        return code
+
+    def play(self) -> None:
+        """One move of Ana at each table where she can move (a finished table is replaced)."""
+        for i, code in enumerate(self.codes):
+            match, version = _match(self.engine, code)
+            acts = legal_actions(match, 0) if match is not None else ()
+            if match is not None and match.round is not None and match.outcome is not None and not acts:
+                self.codes[i] = self._new_table()
+                continue
+            plain = [a for a in acts if isinstance(a, GoOut | NextRound | Draw)]
+            discards = [a for a in acts if isinstance(a, Discard)]
+            pick = plain[0] if plain else (self.rng.choice(discards) if discards else None)
+            if pick is None:
+                continue
+            try:
+                self.svc.act(code, self.ana, pick, expected_version=version)
+            except ValueError:  # a bot moved first (stale version): next time
+                continue
+            self.feed.publish(code)
+
+
+def _bot_rows_after(engine: sa.Engine, row_id: int) -> int:
+    with Session(engine) as s:
+        rows = s.exec(select(ActionLog).where(ActionLog.id > row_id)).all()  # type: ignore[operator]
+        return sum(1 for r in rows if r.actor.startswith("bot:"))
+
+
+def _last_row(engine: sa.Engine) -> int:
+    with Session(engine) as s:
+        return int(s.exec(sa.text("SELECT COALESCE(MAX(id), 0) FROM action_log")).one()[0])  # type: ignore[call-overload]
+
+
+def _lease_pid(client: redis.Redis) -> int:
+    raw = client.get(LEASE_KEY)
+    assert raw is not None, "nobody holds the lease"
+    return int(raw.decode().split(":")[-2])  # <host>:<pid>:<random>
+
+
+def test_the_bots_move_on_within_15_s_after_the_lease_holder_is_killed(
+    backends: list[Backend], redis_url: str, cluster_db_url: str
+) -> None:
+    engine = make_engine(cluster_db_url)
+    feed = RedisFeed(redis_url)
+    client = redis.Redis.from_url(redis_url)
+    try:
+        human = Human(engine, feed, tables=3)
+        start = _last_row(engine)
+        deadline = time.monotonic() + 60
+        while _bot_rows_after(engine, start) < 10:
+            assert time.monotonic() < deadline, "the bots did not move with both backends up"
+            human.play()
+            time.sleep(0.1)
+        holder_pid = _lease_pid(client)
+        holder = next(b for b in backends if b.owns(holder_pid))
+        survivor = next(b for b in backends if b is not holder)
+
+        holder.kill()
+        killed_at = time.monotonic()
+        after_kill = _last_row(engine)  # the dead holder writes nothing from here on
+        while _bot_rows_after(engine, after_kill) < 3:
+            assert time.monotonic() - killed_at < TAKEOVER_SECONDS, (
+                f"no bot moved {TAKEOVER_SECONDS} s after the holder died:\n{survivor.log()}"
+            )
+            human.play()
+            time.sleep(0.1)
+        took = time.monotonic() - killed_at
+        assert survivor.owns(_lease_pid(client))
+        assert survivor.proc.poll() is None
+        print(f"bots moved again {took:.1f} s after the SIGKILL of backend {holder.name}")
+
+        with engine.connect() as conn:
+            twice = conn.execute(
+                sa.text(
+                    "SELECT table_id, version, COUNT(*) FROM action_log"
+                    " GROUP BY table_id, version HAVING COUNT(*) > 1"
+                )
+            ).all()
+        assert twice == []  # no action applied twice
+    finally:
+        feed.close()
+        client.close()
+        engine.dispose()
