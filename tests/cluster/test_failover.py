@@ -27,7 +27,6 @@ from pathlib import Path
 import pytest
 import redis
 import sqlalchemy as sa
-from conftest import RedisServer, free_port
 from sqlmodel import Session, select
 
 from pifecacheta.db import make_engine, migrate
@@ -36,6 +35,8 @@ from pifecacheta.live.redis_feed import RedisFeed
 from pifecacheta.models import ActionLog, GameTable
 from pifecacheta.rules import PIFE, Discard, Draw, GoOut, Match, NextRound, legal_actions
 from pifecacheta.service import TableService
+
+from ._redis import RedisServer, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ["Carmen", "Tito", "Luna"]
