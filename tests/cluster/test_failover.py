@@ -1,6 +1,8 @@
 """Two real backend processes of the app on one Redis and one database: the bots run in the
 lease holder only, and when it is killed (SIGKILL) the other process takes over within 15 s,
-with no action applied twice (no two action-log rows with the same table and version).
+with no action applied twice (no two action-log rows with the same table and version). A tab
+on the other backend (a spectator: ``_spectator.py``) sees the moves made elsewhere (the
+holder's bots, the human's moves) before the kill, and the bots' moves after it.
 
 Each backend is ``reflex run --env prod --backend-only --backend-port P`` (one granian
 worker), as production runs it, in its own session so SIGKILL reaches its whole process
@@ -33,10 +35,11 @@ from pifecacheta.db import make_engine, migrate
 from pifecacheta.live.lease import LEASE_KEY
 from pifecacheta.live.redis_feed import RedisFeed
 from pifecacheta.models import ActionLog, GameTable
-from pifecacheta.rules import PIFE, Discard, Draw, GoOut, Match, NextRound, legal_actions
+from pifecacheta.rules import CACHETA_7, Discard, Draw, GoOut, Match, NextRound, legal_actions
 from pifecacheta.service import TableService
 
 from ._redis import RedisServer, free_port
+from ._spectator import Spectator
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ["Carmen", "Tito", "Luna"]
@@ -153,7 +156,7 @@ class Human:
         self.codes = [self._new_table() for _ in range(tables)]
 
     def _new_table(self) -> str:
-        code = self.svc.create_table(self.ana, PIFE)
+        code = self.svc.create_table(self.ana, CACHETA_7)  # several rounds: a long match
         self.svc.add_bots(code, self.ana, BOTS)
         self.svc.start(code, self.ana)
         self.feed.publish(code)
@@ -202,30 +205,37 @@ def test_the_bots_move_on_within_15_s_after_the_lease_holder_is_killed(
     engine = make_engine(cluster_db_url)
     feed = RedisFeed(redis_url)
     client = redis.Redis.from_url(redis_url)
+    spectator: Spectator | None = None
     try:
-        human = Human(engine, feed, tables=3)
-        start = _last_row(engine)
-        deadline = time.monotonic() + 60
-        while _bot_rows_after(engine, start) < 10:
-            assert time.monotonic() < deadline, "the bots did not move with both backends up"
-            human.play()
-            time.sleep(0.1)
         holder_pid = _lease_pid(client)
         holder = next(b for b in backends if b.owns(holder_pid))
         survivor = next(b for b in backends if b is not holder)
+        human = Human(engine, feed, tables=3)
+        spectator = Spectator(survivor.port, human.codes[0])
+        start, opened = _last_row(engine), time.monotonic()
+        deadline = opened + 60
+        while _bot_rows_after(engine, start) < 10 or len(set(spectator.versions_since(opened))) < 4:
+            assert time.monotonic() < deadline, f"no play seen with both backends up: {spectator.error!r}"
+            human.play()
+            time.sleep(0.1)
+        # every move so far was made by the holder's bots or by this process: the tab on the
+        # other backend saw them through the Redis feed
+        assert holder.owns(_lease_pid(client))
 
         holder.kill()
         killed_at = time.monotonic()
         after_kill = _last_row(engine)  # the dead holder writes nothing from here on
-        while _bot_rows_after(engine, after_kill) < 3:
+        shown_at_kill = spectator.last()
+        while _bot_rows_after(engine, after_kill) < 3 or spectator.last() <= shown_at_kill:
             assert time.monotonic() - killed_at < TAKEOVER_SECONDS, (
-                f"no bot moved {TAKEOVER_SECONDS} s after the holder died:\n{survivor.log()}"
+                f"no bot move shown {TAKEOVER_SECONDS} s after the holder died "
+                f"(tab: {spectator.last()} vs {shown_at_kill}, {spectator.error!r}):\n{survivor.log()}"
             )
             human.play()
             time.sleep(0.1)
         took = time.monotonic() - killed_at
         assert survivor.owns(_lease_pid(client))
-        assert survivor.proc.poll() is None
+        assert survivor.proc.poll() is None and spectator.error is None
         print(f"bots moved again {took:.1f} s after the SIGKILL of backend {holder.name}")
 
         with engine.connect() as conn:
@@ -237,6 +247,8 @@ def test_the_bots_move_on_within_15_s_after_the_lease_holder_is_killed(
             ).all()
         assert twice == []  # no action applied twice
     finally:
+        if spectator is not None:
+            spectator.close()
         feed.close()
         client.close()
         engine.dispose()
