@@ -25,15 +25,20 @@ TABLE_STATE = f"{ROOT_STATE}.pifecacheta___state___table____table_state"
 class Spectator:
     """A thread holding one tab of table ``code`` on the backend at ``port``.
 
+    ``token``: the tab's client token (default a new one; pass an old tab's to reconnect it).
+
     Attributes:
         seen: ``(monotonic time, ui.version)`` for each delta of the tab's ``ui``, in order.
+        new_tokens: the tokens the backend handed this tab instead of its own (Reflex's
+            duplicate-tab rule).
         error: what ended the connection, if anything did.
     """
 
-    def __init__(self, port: int, code: str) -> None:
+    def __init__(self, port: int, code: str, token: str = "") -> None:
         self.port, self.code = port, code
-        self.token = str(uuid.uuid4())
+        self.token = token or str(uuid.uuid4())
         self.seen: list[tuple[float, int]] = []
+        self.new_tokens: list[str] = []
         self.error: BaseException | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=lambda: asyncio.run(self._run()), daemon=True)
@@ -76,6 +81,9 @@ class Spectator:
             self.error = exc
 
     def _delta(self, packet: list[Any]) -> None:
+        if len(packet) == 2 and packet[0] == "new_token":
+            self.new_tokens.append(str(packet[1]))
+            return
         if len(packet) < 2 or packet[0] != "event" or not isinstance(packet[1], dict):
             return
         table = (packet[1].get("delta") or {}).get(TABLE_STATE) or {}

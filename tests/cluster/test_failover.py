@@ -2,7 +2,8 @@
 lease holder only, and when it is killed (SIGKILL) the other process takes over within 15 s,
 with no action applied twice (no two action-log rows with the same table and version). A tab
 on the other backend (a spectator: ``_spectator.py``) sees the moves made elsewhere (the
-holder's bots, the human's moves) before the kill, and the bots' moves after it.
+holder's bots, the human's moves) before the kill, and the bots' moves after it; a tab of the
+killed backend, reconnecting to the other with its token, shows the table as it is now.
 
 Each backend is ``reflex run --env prod --backend-only --backend-port P`` (one granian
 worker), as production runs it, in its own session so SIGKILL reaches its whole process
@@ -205,16 +206,21 @@ def test_the_bots_move_on_within_15_s_after_the_lease_holder_is_killed(
     engine = make_engine(cluster_db_url)
     feed = RedisFeed(redis_url)
     client = redis.Redis.from_url(redis_url)
-    spectator: Spectator | None = None
+    spectator = doomed = moved = None
     try:
         holder_pid = _lease_pid(client)
         holder = next(b for b in backends if b.owns(holder_pid))
         survivor = next(b for b in backends if b is not holder)
         human = Human(engine, feed, tables=3)
         spectator = Spectator(survivor.port, human.codes[0])
+        doomed = Spectator(holder.port, human.codes[0])  # a tab of the backend to be killed
         start, opened = _last_row(engine), time.monotonic()
         deadline = opened + 60
-        while _bot_rows_after(engine, start) < 10 or len(set(spectator.versions_since(opened))) < 4:
+        while (
+            _bot_rows_after(engine, start) < 10
+            or len(set(spectator.versions_since(opened))) < 4
+            or doomed.last() < 0
+        ):
             assert time.monotonic() < deadline, f"no play seen with both backends up: {spectator.error!r}"
             human.play()
             time.sleep(0.1)
@@ -226,17 +232,28 @@ def test_the_bots_move_on_within_15_s_after_the_lease_holder_is_killed(
         killed_at = time.monotonic()
         after_kill = _last_row(engine)  # the dead holder writes nothing from here on
         shown_at_kill = spectator.last()
-        while _bot_rows_after(engine, after_kill) < 3 or spectator.last() <= shown_at_kill:
+        doomed.close()
+        # its browser reconnects (through the proxy) to the surviving backend, same token
+        moved = Spectator(survivor.port, human.codes[0], token=doomed.token)
+        while (
+            _bot_rows_after(engine, after_kill) < 3
+            or spectator.last() <= shown_at_kill
+            or moved.last() <= shown_at_kill
+        ):
             assert time.monotonic() - killed_at < TAKEOVER_SECONDS, (
                 f"no bot move shown {TAKEOVER_SECONDS} s after the holder died "
-                f"(tab: {spectator.last()} vs {shown_at_kill}, {spectator.error!r}):\n{survivor.log()}"
+                f"(tabs: {spectator.last()}, {moved.last()} vs {shown_at_kill}; "
+                f"{spectator.error!r}, {moved.error!r}):\n{survivor.log()}"
             )
             human.play()
             time.sleep(0.1)
         took = time.monotonic() - killed_at
         assert survivor.owns(_lease_pid(client))
         assert survivor.proc.poll() is None and spectator.error is None
-        print(f"bots moved again {took:.1f} s after the SIGKILL of backend {holder.name}")
+        print(
+            f"bots moved again {took:.1f} s after the SIGKILL of backend {holder.name}; "
+            f"the reconnected tab got {'a new token' if moved.new_tokens else 'its own token'}"
+        )
 
         with engine.connect() as conn:
             twice = conn.execute(
@@ -247,8 +264,9 @@ def test_the_bots_move_on_within_15_s_after_the_lease_holder_is_killed(
             ).all()
         assert twice == []  # no action applied twice
     finally:
-        if spectator is not None:
-            spectator.close()
+        for tab in (spectator, doomed, moved):
+            if tab is not None:
+                tab.close()
         feed.close()
         client.close()
         engine.dispose()
