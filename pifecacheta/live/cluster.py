@@ -12,6 +12,7 @@ one process. With it, several backend processes share one Redis and one database
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
@@ -51,11 +52,11 @@ def build_feed(app: Any, state_cls: type[Any], service: NotifyingService, url: s
 
 
 async def run_feed(feed: LiveFeed) -> None:
-    """What the feed needs while the app runs: a Redis feed's subscriber (until cancelled);
-    nothing for a local feed."""
+    """What the feed needs while the app runs: a Redis feed's subscriber and the renewal of
+    its tabs' state TTL (until cancelled); nothing for a local feed."""
     if isinstance(feed, RedisFeed):
         try:
-            await feed.listen()
+            await asyncio.gather(feed.listen(), feed.keep_alive_loop())
         finally:
             feed.close()
 

@@ -25,6 +25,14 @@ protocol's synchronous signatures hold. When Redis cannot be reached they fall b
 process's last known count (+1 for a publish) and log a warning; the other processes catch
 up at their resync once Redis is back.
 
+Reflex's Redis state manager gives each stored state of a tab the TTL
+``REFLEX_REDIS_TOKEN_EXPIRATION`` (1 h by default) and renews it only when that state is
+written, so the state of a tab left open on a table where nothing happens (or the parts of it
+no event touches, e.g. ``ViewerState``) would expire under a connected tab: its next push would
+find an empty state and stop watching. :meth:`RedisFeed.keep_alive` therefore renews, every
+quarter of that TTL, the TTL of every state key of each tab watching here whose socket is open
+(``PEXPIRE`` on ``str(rx.BaseStateToken(token, cls))`` for each state class of the app).
+
 Only table codes, counts and feed ids travel: no cards, no tokens.
 """
 
@@ -40,6 +48,7 @@ from typing import Any, cast
 
 import redis
 import redis.asyncio as aioredis
+import reflex as rx
 from redis.exceptions import RedisError
 
 from pifecacheta.live.feed import Delivery, Tab
@@ -235,6 +244,56 @@ class RedisFeed(LocalFeed):
             self.push_tabs(code, count)
         log.info("live feed: resynced %d table(s) after a (re)subscription", len(codes))
         return codes
+
+    # --- keeping the tabs' Reflex states alive ------------------------------------------
+
+    def _state_classes(self) -> list[type[Any]]:
+        """Every state class of the app's tree (the root of ``state_cls`` and all below)."""
+        if self.state_cls is None:
+            return []
+        out: list[type[Any]] = []
+        stack = [self.state_cls.get_root_state()]
+        while stack:
+            cls = stack.pop()
+            out.append(cls)
+            stack.extend(sorted(cls.get_substates(), key=lambda c: str(c.get_full_name())))
+        return out
+
+    async def keep_alive(self, client: aioredis.Redis, ttl: float) -> int:
+        """Renew to ``ttl`` seconds the TTL of every stored state of each tab watching a
+        table here whose socket is open (one pipeline of ``PEXPIRE``; keys that do not exist
+        are left alone). Returns how many tabs were kept; raises what Redis raises."""
+        classes = self._state_classes()
+        tabs = [
+            t for code in self.registry.codes() for t in self.registry.tabs(code) if self._is_open(t.socket)
+        ]
+        if not classes or not tabs:
+            return 0
+        pipe = client.pipeline(transaction=False)
+        ms = int(ttl * 1000)
+        for tab in tabs:
+            for cls in classes:
+                pipe.pexpire(str(rx.BaseStateToken(ident=tab.token, cls=cls)), ms)
+        await pipe.execute()
+        return len(tabs)
+
+    async def keep_alive_loop(self, ttl: float | None = None) -> None:
+        """:meth:`keep_alive` every ``ttl / 4`` seconds until cancelled (``ttl``: default
+        Reflex's ``redis_token_expiration``); a Redis failure is logged and tried next time."""
+        if ttl is None:
+            from reflex.config import get_config
+
+            ttl = float(get_config().redis_token_expiration)
+        client = aioredis.Redis.from_url(self.url, socket_timeout=SOCKET_TIMEOUT)
+        try:
+            while True:
+                await asyncio.sleep(max(1.0, ttl / 4))
+                try:
+                    await self.keep_alive(client, ttl)
+                except (RedisError, OSError) as exc:
+                    log.warning("live feed: could not renew the tabs' state TTL (%r)", exc)
+        finally:
+            await client.aclose()
 
     def close(self) -> None:
         """Close the blocking client (the subscriber closes its own when cancelled)."""

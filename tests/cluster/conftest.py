@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 import redis
 
+from pifecacheta.db import make_engine, migrate
+
 from ._redis import RedisServer, free_port
 
 
@@ -88,3 +90,14 @@ def redis_url(redis_server: RedisServer) -> str:
     client.flushall()
     client.close()
     return redis_server.url
+
+
+@pytest.fixture
+def cluster_db_url(tmp_path: Path) -> str:
+    """The database the backends share, migrated to head: ``PIFECACHETA_CLUSTER_DB_URL`` when
+    set (e.g. PostgreSQL), else a SQLite file (WAL) in the test's temp folder."""
+    url = os.environ.get("PIFECACHETA_CLUSTER_DB_URL") or f"sqlite:///{tmp_path / 'cluster.db'}"
+    engine = make_engine(url)
+    migrate(engine)
+    engine.dispose()
+    return url

@@ -17,13 +17,8 @@ migrated here), else a SQLite file in WAL mode in the test's temp folder.
 from __future__ import annotations
 
 import json
-import os
 import random
-import signal
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -32,101 +27,32 @@ import redis
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from pifecacheta.db import make_engine, migrate
+from pifecacheta.db import make_engine
 from pifecacheta.live.lease import LEASE_KEY
 from pifecacheta.live.redis_feed import RedisFeed
 from pifecacheta.models import ActionLog, GameTable
 from pifecacheta.rules import CACHETA_7, Discard, Draw, GoOut, Match, NextRound, legal_actions
 from pifecacheta.service import TableService
 
+from ._backends import Backend, backend_env
 from ._redis import RedisServer, free_port
 from ._spectator import Spectator
 
-ROOT = Path(__file__).resolve().parents[2]
 BOTS = ["Carmen", "Tito", "Luna"]
 TAKEOVER_SECONDS = 15.0
-
-
-@pytest.fixture
-def cluster_db_url(tmp_path: Path) -> str:
-    """The shared database of both backends, migrated to head."""
-    url = os.environ.get("PIFECACHETA_CLUSTER_DB_URL") or f"sqlite:///{tmp_path / 'cluster.db'}"
-    engine = make_engine(url)
-    migrate(engine)
-    engine.dispose()
-    return url
-
-
-class Backend:
-    """One ``reflex run --env prod --backend-only`` process group on ``port``."""
-
-    def __init__(self, name: str, port: int, env: dict[str, str], logs: Path) -> None:
-        self.name, self.port = name, port
-        self.log_path = logs / f"backend-{name}.log"
-        reflex = Path(sys.executable).parent / "reflex"
-        cmd = [str(reflex), "run", "--env", "prod", "--backend-only", "--backend-port", str(port)]
-        with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen(
-                cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-            )
-
-    def wait_up(self, timeout: float = 180.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, f"backend {self.name} exited:\n{self.log()}"
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/ping", timeout=2) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                pass
-            time.sleep(0.3)
-        raise AssertionError(f"backend {self.name} not up in {timeout} s:\n{self.log()}")
-
-    def owns(self, pid: int) -> bool:
-        """True when process ``pid`` is in this backend's process group."""
-        try:
-            return os.getpgid(pid) == self.proc.pid
-        except ProcessLookupError:
-            return False
-
-    def kill(self) -> None:
-        os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(30)
-
-    def stop(self) -> None:
-        if self.proc.poll() is not None:
-            return
-        os.killpg(self.proc.pid, signal.SIGTERM)
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(10)
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")[-4000:]
 
 
 @pytest.fixture
 def backends(
     redis_server: RedisServer, redis_url: str, cluster_db_url: str, tmp_path: Path
 ) -> Iterator[list[Backend]]:
-    env = dict(
-        os.environ,
-        REFLEX_REDIS_URL=redis_url,
-        PIFECACHETA_DB_URL=cluster_db_url,
+    env = backend_env(
+        redis_url,
+        cluster_db_url,
         PIFECACHETA_BOT_DELAY="0.2",
         PIFECACHETA_ROUND_OVER_DELAY="0.2",
         PIFECACHETA_LEASE_TTL="3",
-        GRANIAN_WORKERS="1",
-        REFLEX_TELEMETRY_ENABLED="false",
-        REFLEX_CHECK_LATEST_VERSION="false",
-        REFLEX_USE_SYSTEM_BUN="1",
     )
-    bun_dir = ROOT / ".tools" / "node_modules" / ".bin"
-    env["PATH"] = f"{Path(sys.executable).parent}:{bun_dir}:{env.get('PATH', '')}"
-    env.pop("REFLEX_STATE_MANAGER_MODE", None)
     started: list[Backend] = []
     try:
         for name in ("A", "B"):  # one after the other: both write .web/backend at start

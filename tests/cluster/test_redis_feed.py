@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import redis
+import redis.asyncio as aioredis
 import reflex as rx
 
 from pifecacheta.live import Tab
@@ -168,4 +169,33 @@ def test_without_redis_a_publish_still_tells_this_process_and_never_raises() -> 
 
     asyncio.run(main())
     assert tabs["t"].table_version >= 1
+    feed.close()
+
+
+def test_keep_alive_renews_every_state_key_of_each_open_watching_tab(redis_url: str) -> None:
+    """Reflex renews a stored state's TTL only when it writes that state: the feed renews
+    all of them for the tabs it serves, and only while their socket is open."""
+    feed = RedisFeed(redis_url, _App({}), TableState, is_open=lambda socket: socket == "open")
+    admin = redis.Redis.from_url(redis_url)
+    classes = feed._state_classes()
+    names = {c.get_full_name() for c in classes}
+    assert TableState.get_full_name() in names and rx.State.get_full_name() in names
+    keys = {t: [str(rx.BaseStateToken(ident=t, cls=c)) for c in classes] for t in ("live", "gone")}
+    for token_keys in keys.values():
+        for k in token_keys:
+            admin.set(k, b"state", ex=5)
+    feed.watch("T1", Tab("live", "open"))
+    feed.watch("T1", Tab("gone", "closed"))
+
+    async def main() -> int:
+        client = aioredis.Redis.from_url(redis_url)
+        try:
+            return await feed.keep_alive(client, 3600)
+        finally:
+            await client.aclose()
+
+    assert asyncio.run(main()) == 1
+    assert all(3500 < admin.ttl(k) <= 3600 for k in keys["live"])
+    assert all(admin.ttl(k) <= 5 for k in keys["gone"])
+    admin.close()
     feed.close()
