@@ -1,11 +1,13 @@
 """The Reflex app: the lobby at ``/`` and a table at ``/mesa/<code>`` (seed 000 lines 44-75).
 
 Two lifespan tasks:
-- ``sweeper_task`` (pifecacheta/sweeper.py, backend): plays the bots after their delay, closes
-  FIM DA RODADA when only bots still play, expires idle tables.
-- ``live_updates``: builds this process's live feed (``pifecacheta.live``) with the running
-  app and links the service to it, so every open tab sees bot moves and sweeps within a
-  fraction of a second (event handlers publish their own changes).
+- ``background``: ``sweeper_task`` (pifecacheta/sweeper.py, backend) plays the bots after their
+  delay, closes FIM DA RODADA when only bots still play, expires idle tables; with
+  ``REFLEX_REDIS_URL`` only in the process holding the cluster's lease (``live/cluster.py``).
+- ``live_updates``: builds this process's live feed (``pifecacheta.live``; over Redis with
+  ``REFLEX_REDIS_URL``) with the running app and links the service to it, so every open tab
+  sees bot moves and sweeps within a fraction of a second (event handlers publish their own
+  changes).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import reflex as rx
 from pifecacheta import live
 from pifecacheta.components.common import connection_notice
 from pifecacheta.components.reflex_private import quiet_unknown_events, replace_overlay
+from pifecacheta.live.cluster import build_feed, run_feed, run_once_per_cluster
 from pifecacheta.live.service_link import publish_service_changes
 from pifecacheta.pages.lobby import lobby_page
 from pifecacheta.pages.not_found import not_found_page
@@ -30,16 +33,23 @@ from pifecacheta.sweeper import sweeper_task
 
 
 async def live_updates(app: rx.App) -> None:
-    """Install the live feed of ``app`` (:class:`~pifecacheta.live.LocalFeed` pushing to
-    ``TableState``) and link the service's committed changes to the snapshot cache and to it.
+    """Install the live feed of ``app`` (:func:`~pifecacheta.live.cluster.build_feed`, pushing
+    to ``TableState``) and link the service's committed changes to the snapshot cache and to
+    it; then run what the feed needs (a Redis feed's subscriber) until the app stops.
 
     The cache listens first: a push re-reads the table, and must not be served the snapshot
     from before the change.
     """
     service = get_service()
     service.on_change(CACHE.table_changed)  # cached snapshots of a table are outdated by every change
-    feed = live.install(live.LocalFeed(app, TableState))
+    feed = live.install(build_feed(app, TableState, service))
     publish_service_changes(service, feed)
+    await run_feed(feed)
+
+
+async def background() -> None:
+    """The sweeper, here or (with Redis) only while this process holds the cluster's lease."""
+    await run_once_per_cluster(sweeper_task)
 
 
 app = rx.App(  # the theme: rxconfig.py (RadixThemesPlugin)
@@ -71,4 +81,4 @@ app.add_page(
     on_load=[ViewerState.init, DocumentState.sync_language],
 )
 app.register_lifespan_task(live_updates)
-app.register_lifespan_task(sweeper_task)
+app.register_lifespan_task(background)

@@ -26,6 +26,15 @@ if [ -z "${PIFECACHETA_CHROMIUM:-}" ] && [ -x /usr/bin/chromium ]; then
     export PIFECACHETA_CHROMIUM=/usr/bin/chromium
 fi
 
+# --- a redis-server for tests/cluster (Debian's redis-server) ---------------------
+# The tests start their own server on a free port; CI=true makes a missing one fail them.
+if ! command -v redis-server >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+    log "installing Debian redis-server (apt-get install -y redis-server)"
+    export DEBIAN_FRONTEND=noninteractive
+    { as_root apt-get update -qq && as_root apt-get install -y -qq redis-server; } </dev/null >&2 \
+        || log "apt-get could not install redis-server: tests/cluster will be skipped (failed in CI)"
+fi
+
 # --- 1. unit tests --------------------------------------------------------------
 log "pytest (unit tests)"
 unit_rc=0

@@ -11,9 +11,9 @@ cache (``state/snapshots.py``) and hides a stale refusal message. It is NOT the 
 ``TableService.act``) nor the snapshot cache's generation (commits heard by
 ``service.on_change`` in this process).
 
-:class:`pifecacheta.live.local.LocalFeed` implements it for one backend process. The
-interface names tabs by token and tables by code only, so a feed shared by several processes
-(Reflex's Redis mode) can implement it too.
+:class:`pifecacheta.live.local.LocalFeed` implements it for one backend process,
+:class:`pifecacheta.live.redis_feed.RedisFeed` for processes sharing one Redis (there the
+count is cluster-wide). The interface names tabs by token and tables by code only.
 """
 
 from __future__ import annotations

@@ -12,8 +12,9 @@ it watched from is no longer known to ``app.sio``), or when its state shows anot
 its page's on_load (run again by Reflex on every reconnect) makes it watch again.
 
 Only tokens, socket ids (random, not secret from the server) and counts live here: no cards.
-One backend process serves the tables (the disk state manager and the sweeper are
-per-process too), so an in-process registry sees every tab.
+Without Redis one backend process serves the tables, so an in-process registry sees every
+tab. With Redis (``live/redis_feed.py``) each process keeps this registry of its own tabs and
+the counts come from Redis.
 """
 
 from __future__ import annotations
@@ -83,6 +84,11 @@ class Watchers:
         """The tokens of the tabs watching table ``code`` (sorted, for a stable order)."""
         with self._lock:
             return sorted(self._tokens.get(code, ()))
+
+    def codes(self) -> list[str]:
+        """The codes of the tables watched by at least one tab (sorted)."""
+        with self._lock:
+            return sorted(self._tokens)
 
     def tabs(self, code: str) -> list[Tab]:
         """The tabs watching table ``code`` (sorted by token)."""
@@ -166,16 +172,21 @@ class LocalFeed:
         return self.registry.changes(code)
 
     def publish(self, code: str, *, skip: str = "") -> Delivery:
-        """See :meth:`LiveFeed.publish`: one task per watching tab (:meth:`_push`); a failed
-        push is logged (and raised by :meth:`Delivery.delivered`)."""
+        """See :meth:`LiveFeed.publish`: counts the change here, then :meth:`push_tabs`."""
         count = self.registry.count(code)
+        return Delivery(count, self.push_tabs(code, count, skip=skip))
+
+    def push_tabs(self, code: str, count: int, *, skip: str = "") -> tuple[asyncio.Future[None], ...]:
+        """Start one push of ``count`` (:meth:`_push`) per tab of this process watching table
+        ``code`` but ``skip``; returns the running pushes (none without an app or a running
+        event loop). A failed push is logged (and raised by :meth:`Delivery.delivered`)."""
         if self.app is None or self.state_cls is None:
-            return Delivery(count)
+            return ()
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            return Delivery(count)
-        pushes = []
+            return ()
+        pushes: list[asyncio.Future[None]] = []
         for tab in self.registry.tabs(code):
             if tab.token == skip:
                 continue
@@ -183,7 +194,7 @@ class LocalFeed:
             self._pushes.add(task)
             task.add_done_callback(self._pushed)
             pushes.append(task)
-        return Delivery(count, tuple(pushes))
+        return tuple(pushes)
 
     def _pushed(self, task: asyncio.Task[None]) -> None:
         self._pushes.discard(task)

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Start the app as a cluster on this machine: Redis, N backend processes, nginx in front.
+#   ./scripts/cluster.sh [N]          N backends (default 2); Ctrl-C stops everything
+# Installs what is missing (the venv and bun as run.sh does; Debian's redis-server and nginx),
+# then:
+#   - Redis on 127.0.0.1:$CLUSTER_REDIS_PORT, its data in .data/redis/ (tab states, feed, lease);
+#   - alembic upgrade head on the database (PIFECACHETA_DB_URL or REFLEX_DB_URL, else the SQLite
+#     file .data/pifecacheta.db, which is fine for several processes on ONE machine);
+#   - the frontend exported once (reflex export --frontend-only) for $CLUSTER_PUBLIC_URL;
+#   - N times `reflex run --env prod --backend-only --backend-port P` (P = $CLUSTER_BACKEND_PORT,
+#     +1, ...), logs in .data/cluster/backend-<i>.log;
+#   - nginx on $CLUSTER_PORT serving the exported frontend and spreading /_event (websockets),
+#     /_upload, /ping and /_health over the backends (config in .data/cluster/nginx.conf).
+# Settings (environment): CLUSTER_PORT (8080), CLUSTER_BACKEND_PORT (8001), CLUSTER_REDIS_PORT
+# (6380), CLUSTER_PUBLIC_URL (http://localhost:$CLUSTER_PORT: the address browsers use),
+# REFLEX_REDIS_URL (an existing Redis instead of starting one), PIFECACHETA_DB_URL.
+source "$(dirname "$0")/_env.sh"
+
+N="${1:-2}"
+PORT="${CLUSTER_PORT:-8080}"
+BACKEND_PORT="${CLUSTER_BACKEND_PORT:-8001}"
+REDIS_PORT="${CLUSTER_REDIS_PORT:-6380}"
+PUBLIC_URL="${CLUSTER_PUBLIC_URL:-http://localhost:$PORT}"
+RUN="$ROOT/.data/cluster"
+mkdir -p "$RUN" "$ROOT/.data/redis" "$RUN/nginx-tmp"
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo -n "$@"; fi; }
+need() {  # need <command> <debian package>
+    command -v "$1" >/dev/null 2>&1 && return 0
+    [ -x "/usr/sbin/$1" ] && return 0
+    log "installing Debian $2 (apt-get install -y $2)"
+    export DEBIAN_FRONTEND=noninteractive
+    { as_root apt-get update -qq && as_root apt-get install -y -qq "$2"; } </dev/null >&2 \
+        || { log "could not install $2"; exit 1; }
+}
+need nginx nginx
+NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
+
+PIDS=()
+cleanup() {
+    log "stopping the cluster"
+    for pid in "${PIDS[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+}
+trap cleanup EXIT INT TERM
+start() {  # start <log file> <command...>: in its own process group, remembered for cleanup
+    local logfile="$1"; shift
+    setsid "$@" >"$logfile" 2>&1 &
+    PIDS+=("$!")
+}
+wait_http() {  # wait_http <url> <what>
+    for _ in $(seq 1 240); do
+        python -c "import urllib.request,sys; urllib.request.urlopen(sys.argv[1], timeout=2)" "$1" 2>/dev/null && return 0
+        sleep 0.5
+    done
+    log "$2 did not answer at $1"; exit 1
+}
+
+# --- Redis --------------------------------------------------------------------
+if [ -z "${REFLEX_REDIS_URL:-}" ]; then
+    need redis-server redis-server
+    log "Redis on 127.0.0.1:$REDIS_PORT (data in .data/redis)"
+    start "$RUN/redis.log" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$ROOT/.data/redis" \
+        --save 300 1 --appendonly no --daemonize no
+    export REFLEX_REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0"
+    for _ in $(seq 1 100); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
+fi
+log "REFLEX_REDIS_URL=$REFLEX_REDIS_URL"
+
+# --- database and frontend -------------------------------------------------------
+log "applying database migrations (alembic upgrade head)"
+alembic upgrade head
+log "exporting the frontend for $PUBLIC_URL (reflex export --frontend-only)"
+REFLEX_API_URL="$PUBLIC_URL" reflex export --frontend-only --no-zip --env prod --loglevel warning
+STATIC="$ROOT/.web/build/client"
+[ -f "$STATIC/index.html" ] || { log "no exported frontend in $STATIC"; exit 1; }
+
+# --- backends -------------------------------------------------------------------
+UPSTREAM=""
+for i in $(seq 1 "$N"); do
+    p=$((BACKEND_PORT + i - 1))
+    log "backend $i on 127.0.0.1:$p (log .data/cluster/backend-$i.log)"
+    # one after the other: each writes .web/backend at start
+    GRANIAN_WORKERS="${GRANIAN_WORKERS:-1}" REFLEX_API_URL="$PUBLIC_URL" \
+        start "$RUN/backend-$i.log" reflex run --env prod --backend-only --backend-port "$p"
+    wait_http "http://127.0.0.1:$p/ping" "backend $i"
+    UPSTREAM+="        server 127.0.0.1:$p;"$'\n'
+done
+
+# --- nginx ----------------------------------------------------------------------
+USER_LINE=""
+[ "$(id -u)" = 0 ] && USER_LINE="user root;"
+cat >"$RUN/nginx.conf" <<EOF
+# written by scripts/cluster.sh: the exported frontend, /_event etc. balanced over $N backends
+$USER_LINE
+worker_processes 1;
+pid $RUN/nginx.pid;
+error_log $RUN/nginx-error.log warn;
+events { worker_connections 4096; }
+http {
+    include /etc/nginx/mime.types;
+    access_log off;
+    client_body_temp_path $RUN/nginx-tmp/body;
+    proxy_temp_path $RUN/nginx-tmp/proxy;
+    fastcgi_temp_path $RUN/nginx-tmp/fastcgi;
+    uwsgi_temp_path $RUN/nginx-tmp/uwsgi;
+    scgi_temp_path $RUN/nginx-tmp/scgi;
+    map \$http_upgrade \$connection_upgrade { default upgrade; '' close; }
+    upstream backends {
+        least_conn;
+$UPSTREAM    }
+    server {
+        listen $PORT;
+        root $STATIC;
+        location ~ ^/(_event|_upload|ping|_health) {
+            proxy_pass http://backends;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade \$http_upgrade;
+            proxy_set_header Connection \$connection_upgrade;
+            proxy_set_header Host \$host;
+            proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
+            proxy_read_timeout 1h;
+            proxy_next_upstream error timeout;
+        }
+        location / {
+            try_files \$uri \$uri/ \$uri.html /__spa-fallback.html /404.html;
+        }
+    }
+}
+EOF
+log "nginx on port $PORT"
+start "$RUN/nginx.log" "$NGINX" -c "$RUN/nginx.conf" -g "daemon off;"
+wait_http "http://127.0.0.1:$PORT/ping" "nginx"
+log "cluster up: $PUBLIC_URL ($N backends; Ctrl-C stops it)"
+wait
