@@ -42,6 +42,7 @@ from .errors import (
     REFUSAL_CODES,
     AlreadyStarted,
     BadBot,
+    AccessReplaced,
     BadIdentity,
     BadName,
     ChatEmpty,
@@ -60,7 +61,7 @@ from .errors import (
     TableFull,
     TableNotFound,
 )
-from .identity import NAME_MAX, clean_name, distinct_name, identify
+from .identity import NAME_MAX, clean_name, distinct_name, identify, replace_secret
 from .lobby import BOT_NAMES, MAX_SEATS, Lobby
 from .match_life import ABSENCE_AFTER, EXPIRE_AFTER, MatchLife
 from .play import CHAT_HISTORY, Play
@@ -82,6 +83,7 @@ __all__ = [
     "REFUSAL_CODES",
     "AlreadyStarted",
     "BadBot",
+    "AccessReplaced",
     "BadIdentity",
     "BadName",
     "BotSchedule",
@@ -199,6 +201,11 @@ class TableService:
         """The identity for a browser's stored id + secret, or a NEW one (never someone else's);
         see :func:`~.identity.identify`. Raises BadName."""
         return identify(self.store, player_id, secret, name)
+
+    def replace_secret(self, who: Identity) -> Identity:
+        """A new secret for ``who``'s player (Meu acesso): the old one stops working everywhere;
+        see :func:`~.identity.replace_secret`. Raises BadIdentity, AccessReplaced."""
+        return replace_secret(self.store, who)
 
     # --- lobby -------------------------------------------------------------------------
 
