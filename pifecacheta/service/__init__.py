@@ -40,9 +40,9 @@ from .bots import BotDriver, BotSchedule
 from .chat import CHAT_MAX, CHAT_RATE_COUNT, CHAT_RATE_WINDOW, Chat
 from .errors import (
     REFUSAL_CODES,
+    AccessReplaced,
     AlreadyStarted,
     BadBot,
-    AccessReplaced,
     BadIdentity,
     BadName,
     ChatEmpty,
