@@ -9,6 +9,7 @@ from __future__ import annotations
 import reflex as rx
 
 from pifecacheta.components.common import page_shell
+from pifecacheta.components.notices import turn_signal
 from pifecacheta.components.table.actions import actions, status_line
 from pifecacheta.components.table.centre import centre
 from pifecacheta.components.table.chat import chat
@@ -87,6 +88,7 @@ def table_page() -> rx.Component:
     """``/mesa/<code>``: the waiting room, the expired room or the table, by the table's status."""
     return page_shell(
         rx.el.style(HIDE_KEYFRAMES),
+        turn_signal(),  # the tab title, favicon, chime and notification on the viewer's turn
         rx.cond(
             UI.found,
             rx.match(

@@ -104,6 +104,19 @@ def verify(s: Session, who: Identity | None) -> Player:
     return p
 
 
+def recognise(store: Store, player_id: str, secret: str) -> Identity | None:
+    """The identity of ``player_id`` when ``secret`` is its current secret, else None; nothing
+    is written (a personal link that does not work creates no player). Raises AccessReplaced
+    (``access_replaced``) for a secret the player replaced."""
+    with store.tx() as s:
+        p = s.get(Player, player_id) if player_id and secret else None
+        if p is not None and secret_matches(p, secret):
+            return Identity(p.id, secret, p.name)
+        if was_replaced(p, secret):
+            raise AccessReplaced("this secret was replaced")
+        return None
+
+
 def replace_secret(store: Store, who: Identity) -> Identity:
     """A new secret for ``who``'s player; the old one stops working at once, everywhere.
 

@@ -4,6 +4,7 @@ browser that still holds it is told so (``access_replaced``), never made a new p
 from __future__ import annotations
 
 import pytest
+import sqlalchemy as sa
 from sqlmodel import Session
 
 from pifecacheta.models import Player
@@ -61,3 +62,19 @@ def test_only_the_last_replaced_secrets_are_remembered(svc: TableService, people
         assert row is not None and len(row.retired_hashes.split()) == RETIRED_KEEP
     # the oldest secret fell off the list: it is now just a wrong secret (a new player)
     assert svc.identify(first.player_id, first.secret).player_id != first.player_id
+
+
+def test_recognise_names_the_player_of_a_link_and_writes_nothing(svc: TableService, people: list[Identity]) -> None:
+    ana = people[0]
+    assert svc.recognise(ana.player_id, ana.secret) == ana
+    with Session(svc.store.engine) as s:
+        before = len(s.exec(sa.select(Player)).all())  # type: ignore[call-overload]
+    assert svc.recognise(ana.player_id, "not-it") is None
+    assert svc.recognise("0" * 32, ana.secret) is None
+    assert svc.recognise("", "") is None
+    with Session(svc.store.engine) as s:
+        assert len(s.exec(sa.select(Player)).all()) == before  # type: ignore[call-overload]
+    new = svc.replace_secret(ana)
+    assert svc.recognise(ana.player_id, new.secret) == new
+    with pytest.raises(AccessReplaced):
+        svc.recognise(ana.player_id, ana.secret)
