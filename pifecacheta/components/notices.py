@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from pifecacheta.state.notices import NoticeState
+from pifecacheta import i18n
+from pifecacheta.state.notices import REASONS, NoticeState
 from pifecacheta.state.table import TableState
 from pifecacheta.state.viewer import ViewerState
 
@@ -22,18 +23,24 @@ def turn_reason() -> rx.Var[str]:
     )
 
 
-def turn_signal() -> rx.Component:
-    """An invisible box keyed by :func:`turn_reason` and the language: each change mounts it anew, and its
-    ``on_mount`` asks :meth:`NoticeState.signal` for the title, the icon, the chime and the
-    notification of the new reason."""
-    reason = turn_reason()
+def _signal_box(reason: str, lang: str) -> rx.Component:
     return rx.box(  # type: ignore[no-any-return]
-        key=reason + "|" + ViewerState.language,  # type: ignore[operator]
         on_mount=NoticeState.signal(reason, TableState.ui.mode),  # type: ignore[operator]
-        id="turn-signal",
-        data_reason=reason,
+        id=f"turn-signal-{reason or 'none'}-{lang}",
         aria_hidden="true",
         style={"display": "none"},
+    )
+
+
+def turn_signal() -> rx.Component:
+    """One invisible box per reason to act (:func:`turn_reason`) and language: when either
+    changes, its box mounts and its ``on_mount`` asks :meth:`NoticeState.signal` for the title, the
+    icon, the chime and the notification of the new reason."""
+    cases = [(f"{r}|{lang}", _signal_box(r, lang)) for r in (*REASONS, "") for lang in i18n.LANGUAGES]
+    return rx.match(  # type: ignore[no-any-return]
+        turn_reason() + "|" + ViewerState.language,  # type: ignore[operator]
+        *cases,
+        rx.fragment(),
     )
 
 

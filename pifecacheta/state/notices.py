@@ -1,8 +1,8 @@
 """Your turn, noticed: the tab title and favicon, an optional chime and a browser notification.
 
-The table page holds an invisible box keyed by the viewer's reason to act (``turn``, ``next``
-for PRÓXIMA RODADA, ``absence`` for ENCERRAR POR AUSÊNCIA, or "" for none): when the reason
-(or the language) changes React mounts it anew and its ``on_mount`` calls :meth:`NoticeState.signal`, which
+The table page holds one invisible box per reason to act (``turn``, ``next`` for PRÓXIMA
+RODADA, ``absence`` for ENCERRAR POR AUSÊNCIA, or "" for none), only the current one shown:
+when the reason changes, its box mounts and its ``on_mount`` calls :meth:`NoticeState.signal`, which
 answers with the one snippet that sets the title and icon and, on a new reason, plays the chime
 (when ``sound`` is on) and shows a notification while the tab is hidden (when the player allowed
 it). The reason is computed in the browser from the viewer's own ``TableUi``: it names no card.
@@ -52,7 +52,7 @@ class NoticeState(rx.State):
     sound: str = rx.LocalStorage("", name="pc_sound", sync=True)  # "1": play the chime
     notify: str = rx.LocalStorage("", name="pc_notify", sync=True)  # "1": notify when hidden
     permission: str = ""  # the browser's answer: granted, denied, default, unsupported
-    _last: str = ""  # the reason this tab last signalled (a language switch signals it again, silently)
+    _last: str = ""  # the reason this tab last signalled (a remount of the same one stays silent)
 
     @rx.var
     def sound_on(self) -> bool:

@@ -157,8 +157,12 @@ def test_personal_link_moves_the_player_and_a_new_key_cuts_the_old_browser_off(a
 
 def test_a_link_that_is_not_a_key_is_refused_and_stores_nothing(app_harness, new_page):
     page = new_page(locale="es-ES")
-    page.goto(app_harness.frontend_url.rstrip("/") + "/acesso/entrar#" + "ab" * 16 + ".not-a-real-secret-at-all")
-    expect(page.locator("#enter-bad")).to_have_text("Este enlace de acceso no es válido. Comprueba que se copió entero.")
+    page.goto(
+        app_harness.frontend_url.rstrip("/") + "/acesso/entrar#" + "ab" * 16 + ".not-a-real-secret-at-all"
+    )
+    expect(page.locator("#enter-bad")).to_have_text(
+        "Este enlace de acceso no es válido. Comprueba que se copió entero."
+    )
     assert "#" not in page.evaluate("location.href")
     assert stored_identity(page) == ("", "")
     shots4(page, "access_link_invalid")

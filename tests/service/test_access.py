@@ -64,7 +64,9 @@ def test_only_the_last_replaced_secrets_are_remembered(svc: TableService, people
     assert svc.identify(first.player_id, first.secret).player_id != first.player_id
 
 
-def test_recognise_names_the_player_of_a_link_and_writes_nothing(svc: TableService, people: list[Identity]) -> None:
+def test_recognise_names_the_player_of_a_link_and_writes_nothing(
+    svc: TableService, people: list[Identity]
+) -> None:
     ana = people[0]
     assert svc.recognise(ana.player_id, ana.secret) == ana
     with Session(svc.store.engine) as s:
