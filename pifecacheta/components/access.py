@@ -134,6 +134,20 @@ def access_panel() -> rx.Component:
     )
 
 
+def access_watch() -> rx.Component:
+    """On the table page, while the viewer has no seat there: an invisible box whose mount asks
+    ``ViewerState.check_access`` whether this browser's key was replaced elsewhere (a tab that
+    was seated turns spectator at the next change after the replacement, then goes to
+    ``/acesso``, which says so)."""
+    from pifecacheta.state.table import TableState
+
+    ui = TableState.ui
+    return rx.cond(  # type: ignore[no-any-return]
+        ui.found & ~ui.is_player,
+        rx.box(on_mount=ViewerState.check_access, id="access-watch", style={"display": "none"}),
+    )
+
+
 def enter_panel() -> rx.Component:
     """``/acesso/entrar``: "opening your access" while the fragment is read (the page then goes
     to the lobby), or why the link did not work."""
@@ -142,6 +156,7 @@ def enter_panel() -> rx.Component:
         rx.spinner(size="3"), rx.text(t["access.enter_reading"]), role="status", align="center"
     )
     return rx.box(  # type: ignore[no-any-return]
+        rx.heading(t["access.title"], size="6", margin_bottom="0.6em"),
         rx.match(
             AccessState.enter_status,
             (

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from pifecacheta.components.access import access_watch
 from pifecacheta.components.common import page_shell
 from pifecacheta.components.notices import turn_signal
 from pifecacheta.components.table.actions import actions, status_line
@@ -89,6 +90,7 @@ def table_page() -> rx.Component:
     return page_shell(
         rx.el.style(HIDE_KEYFRAMES),
         turn_signal(),  # the tab title, favicon, chime and notification on the viewer's turn
+        access_watch(),  # a seat lost to a key replaced elsewhere: say so (/acesso)
         rx.cond(
             UI.found,
             rx.match(

@@ -110,6 +110,21 @@ class ViewerState(rx.State):
         await self._identity()
         return rx.redirect("/")
 
+    @rx.event
+    async def check_access(self) -> Any:
+        """A table tab that stopped showing this viewer's seat asks whether the secret was
+        replaced on another browser; if so it goes to ``/acesso``, which says so."""
+        from pifecacheta.service import AccessReplaced
+
+        if not self.player_id or not self.secret:
+            return None
+        try:
+            await asyncio.to_thread(get_service().recognise, self.player_id, self.secret)
+        except AccessReplaced:
+            self.replaced = True
+            return rx.redirect("/acesso", replace=True)
+        return None
+
     def adopt(self, player_id: str, secret: str, name: str) -> None:
         """Make this browser the player of a personal link (already recognised by the service)."""
         self.player_id, self.name = player_id, name
