@@ -77,6 +77,7 @@ def test_personal_link_moves_the_player_and_a_new_key_cuts_the_old_browser_off(a
     assert "#" not in phone.evaluate("location.href") and s1 not in phone.evaluate("location.href")
     expect(phone.locator("#name-input")).to_have_value("Ana")
     assert stored_identity(phone) == (pid, s1)
+    shots4(phone, "lobby_access_link")
     fp.step("table")
     phone.goto(table_url)
     expect(hand(phone)).to_have_count(9)  # Ana's seat

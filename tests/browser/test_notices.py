@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import urllib.request
+from pathlib import Path
 
 from _access import NOTIFICATION_SPY
 from _flows import create_table, join_table, simple_turn
@@ -21,6 +22,26 @@ SOUND_SPY = """
 })();
 """
 ICON = "link[rel~='icon']"
+SHOTS = Path("/work/shots/access")
+
+
+def _pause_shots(page) -> None:
+    """/work/shots/access/pause_menu_{390,1366}_{pt,es}.png: the pause menu with Meu acesso and
+    the notice switches; ends with the menu closed, in pt."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size
+    for lang in ("es", "pt"):
+        page.locator(f"#lang-{lang}").click()
+        expect(page.locator(f"#lang-{lang}")).to_have_attribute("aria-pressed", "true")
+        page.locator("#pause-button").click()
+        expect(page.locator("#pause-menu")).to_be_visible()
+        for w, h in ((390, 844), (1366, 900)):
+            page.set_viewport_size({"width": w, "height": h})
+            page.wait_for_timeout(200)
+            page.screenshot(path=str(SHOTS / f"pause_menu_{w}_{lang}.png"))
+        page.keyboard.press("Escape")
+        expect(page.locator("#pause-menu")).to_have_count(0)
+    page.set_viewport_size(size)
 
 
 def _icons(page) -> list[str]:
@@ -59,6 +80,7 @@ def test_title_favicon_sound_and_a_notification_in_a_hidden_tab(app_harness, new
     expect(a.locator("#notify-switch")).to_have_attribute("aria-checked", "true")
     a.keyboard.press("Escape")
     expect(a.locator("#pause-menu")).to_have_count(0)
+    _pause_shots(a)
 
     # Ana's tab is hidden; Bruno moves: her title, icon and a notification say it is her turn
     a.evaluate("window.__hidden = true")
