@@ -40,7 +40,8 @@ class ViewerState(rx.State):
     deck: str = rx.LocalStorage("", name="pc_deck", sync=True)
     sort_rank: str = rx.LocalStorage("", name="pc_sort")  # "1": by rank, else by suit
     player_id: str = rx.LocalStorage("", name="pc_player")
-    secret: str = rx.LocalStorage("", name="pc_secret")
+    # sync: a key replaced in one tab reaches this browser's other tabs (state/access.py)
+    secret: str = rx.LocalStorage("", name="pc_secret", sync=True)
     name: str = rx.LocalStorage("", name="pc_name")
     replaced: bool = False  # this browser's secret was replaced on another one (Meu acesso)
     _verified: tuple[str, str, str] | None = None  # (player_id, secret, name) identify accepted
@@ -113,8 +114,10 @@ class ViewerState(rx.State):
     @rx.event
     async def check_access(self) -> Any:
         """A table tab that stopped showing this viewer's seat asks whether the secret was
-        replaced on another browser; if so it goes to ``/acesso``, which says so."""
+        replaced on another browser; if so it goes to ``/acesso``, which says so. A key
+        replaced in another tab of this browser (synced here) reloads the table with it."""
         from pifecacheta.service import AccessReplaced
+        from pifecacheta.state.table import TableState
 
         if not self.player_id or not self.secret:
             return None
@@ -123,6 +126,9 @@ class ViewerState(rx.State):
         except AccessReplaced:
             self.replaced = True
             return rx.redirect("/acesso", replace=True)
+        table = await self.get_state(TableState)
+        if table.me == self.player_id and table._secret != self.secret:
+            return TableState.load
         return None
 
     def adopt(self, player_id: str, secret: str, name: str) -> None:

@@ -96,6 +96,10 @@ def test_personal_link_moves_the_player_and_a_new_key_cuts_the_old_browser_off(a
     simple_turn(a)  # the desktop acts for the seat as well
     expect(b.get_by_role("button", name="COMPRAR", exact=True)).to_be_enabled()
 
+    # a second tab of the phone stays at the table while the first replaces the key
+    phone_tab = phone.context.new_page()
+    phone_tab.goto(table_url)
+    expect(hand(phone_tab)).to_have_count(9)
     # the phone replaces the key (from the lobby's link to Meu acesso)
     fp.step("lobby")
     phone.goto(url + "/")
@@ -122,6 +126,10 @@ def test_personal_link_moves_the_player_and_a_new_key_cuts_the_old_browser_off(a
     expect(phone.get_by_role("button", name="COMPRAR", exact=True)).to_be_enabled()
     a.wait_for_url("**/acesso")
     expect(a.locator("#access-replaced")).to_have_text("Este acesso foi substituído")
+    # the phone's other tab got the new key (localStorage sync) and keeps the seat
+    expect(phone_tab.get_by_role("button", name="COMPRAR", exact=True)).to_be_enabled()
+    assert "/mesa/" in phone_tab.url
+    phone_tab.close()
     a.goto(table_url)  # any page it opens says the same
     a.wait_for_url("**/acesso")
     expect(a.locator("#access-replaced")).to_have_text("Este acesso foi substituído")
