@@ -37,6 +37,9 @@ class Player(SQLModel, table=True):
     """A person without an account: random id + secret kept in the browser, and a display name.
 
     ``secret_hash`` is the SHA-256 hex digest of the secret (the secret itself is never stored).
+    ``retired_hashes``: the digests of the secrets the player replaced (Meu acesso), newest
+    first, space-separated, at most 8: a browser still holding one is told its access was
+    replaced instead of being made a new player.
     """
 
     __tablename__ = "player"
@@ -45,6 +48,7 @@ class Player(SQLModel, table=True):
     secret_hash: str = Field(max_length=64)
     name: str = Field(max_length=24)
     created_at: datetime
+    retired_hashes: str = Field(default="", sa_type=sa.Text)
 
 
 class GameTable(SQLModel, table=True):

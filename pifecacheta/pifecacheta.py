@@ -19,10 +19,12 @@ from pifecacheta.components.common import connection_notice
 from pifecacheta.components.reflex_private import quiet_unknown_events, replace_overlay
 from pifecacheta.live.cluster import build_feed, run_feed, run_once_per_cluster
 from pifecacheta.live.service_link import publish_service_changes
+from pifecacheta.pages.access import access_page, enter_page
 from pifecacheta.pages.lobby import lobby_page
 from pifecacheta.pages.not_found import not_found_page
 from pifecacheta.pages.table import table_page
 from pifecacheta.service import get_service
+from pifecacheta.state.access import AccessState
 from pifecacheta.state.document import DocumentState
 from pifecacheta.state.lobby import LobbyState
 from pifecacheta.state.malformed import backend_exception_handler
@@ -55,7 +57,15 @@ async def background() -> None:
 app = rx.App(  # the theme: rxconfig.py (RadixThemesPlugin)
     html_lang="pt",  # the default language; DocumentState.sync_language sets the viewer's
     backend_exception_handler=backend_exception_handler,  # a malformed event: a clear refusal
-    head_components=[rx.el.meta(name="viewport", content="width=device-width, initial-scale=1")],
+    head_components=[
+        rx.el.meta(name="viewport", content="width=device-width, initial-scale=1"),
+        # assets/: the icons and the web app manifest (state/notices.py swaps the icon on your turn)
+        rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
+        rx.el.link(rel="alternate icon", href="/favicon.ico", sizes="48x48"),
+        rx.el.link(rel="apple-touch-icon", href="/icon-192.png"),
+        rx.el.link(rel="manifest", href="/manifest.webmanifest"),
+        rx.el.meta(name="theme-color", content="#1f6b3a"),
+    ],
 )
 # Reflex's default overlay shows an English developer toast while disconnected: ours says it
 # in the player's language (components/common.py: connection_notice).
@@ -72,6 +82,19 @@ app.add_page(
     route="/mesa/[code]",
     title="Pife ou Cacheta · Mesa",
     on_load=[ViewerState.init, DocumentState.sync_language, TableState.load],
+)
+# Meu acesso: the personal link (a key) and its QR code; the page that link opens.
+app.add_page(
+    access_page,
+    route="/acesso",
+    title="Pife ou Cacheta · Acesso",
+    on_load=[ViewerState.init, DocumentState.sync_language, AccessState.load],
+)
+app.add_page(
+    enter_page,
+    route="/acesso/entrar",
+    title="Pife ou Cacheta · Acesso",
+    on_load=[AccessState.enter, DocumentState.sync_language],
 )
 # Any unknown address: a translated "page not found" with a link to create a table.
 app.add_page(

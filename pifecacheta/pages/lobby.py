@@ -72,6 +72,8 @@ def lobby_page() -> rx.Component:
                 color_scheme="amber",
                 width="100%",
             ),
+            # Meu acesso: continue on another device with the personal link
+            rx.link(t["access.open"], href="/acesso", id="lobby-access", align_self="center"),
             spacing="3",
             style={
                 "max_width": "34em",

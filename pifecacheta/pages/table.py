@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import reflex as rx
 
+from pifecacheta.components.access import access_watch
 from pifecacheta.components.common import page_shell
+from pifecacheta.components.notices import turn_signal
 from pifecacheta.components.table.actions import actions, status_line
 from pifecacheta.components.table.centre import centre
 from pifecacheta.components.table.chat import chat
@@ -87,6 +89,8 @@ def table_page() -> rx.Component:
     """``/mesa/<code>``: the waiting room, the expired room or the table, by the table's status."""
     return page_shell(
         rx.el.style(HIDE_KEYFRAMES),
+        turn_signal(),  # the tab title, favicon, chime and notification on the viewer's turn
+        access_watch(),  # a seat lost to a key replaced elsewhere: say so (/acesso)
         rx.cond(
             UI.found,
             rx.match(

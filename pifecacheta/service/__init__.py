@@ -40,6 +40,7 @@ from .bots import BotDriver, BotSchedule
 from .chat import CHAT_MAX, CHAT_RATE_COUNT, CHAT_RATE_WINDOW, Chat
 from .errors import (
     REFUSAL_CODES,
+    AccessReplaced,
     AlreadyStarted,
     BadBot,
     BadIdentity,
@@ -60,7 +61,7 @@ from .errors import (
     TableFull,
     TableNotFound,
 )
-from .identity import NAME_MAX, clean_name, distinct_name, identify
+from .identity import NAME_MAX, clean_name, distinct_name, identify, recognise, replace_secret
 from .lobby import BOT_NAMES, MAX_SEATS, Lobby
 from .match_life import ABSENCE_AFTER, EXPIRE_AFTER, MatchLife
 from .play import CHAT_HISTORY, Play
@@ -82,6 +83,7 @@ __all__ = [
     "REFUSAL_CODES",
     "AlreadyStarted",
     "BadBot",
+    "AccessReplaced",
     "BadIdentity",
     "BadName",
     "BotSchedule",
@@ -199,6 +201,16 @@ class TableService:
         """The identity for a browser's stored id + secret, or a NEW one (never someone else's);
         see :func:`~.identity.identify`. Raises BadName."""
         return identify(self.store, player_id, secret, name)
+
+    def recognise(self, player_id: str, secret: str) -> Identity | None:
+        """The identity a personal link names, or None; writes nothing; see
+        :func:`~.identity.recognise`. Raises AccessReplaced."""
+        return recognise(self.store, player_id, secret)
+
+    def replace_secret(self, who: Identity) -> Identity:
+        """A new secret for ``who``'s player (Meu acesso): the old one stops working everywhere;
+        see :func:`~.identity.replace_secret`. Raises BadIdentity, AccessReplaced."""
+        return replace_secret(self.store, who)
 
     # --- lobby -------------------------------------------------------------------------
 

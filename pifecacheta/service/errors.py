@@ -44,6 +44,12 @@ class BadIdentity(_Coded):
     CODE = "bad_identity"
 
 
+class AccessReplaced(_Coded):
+    """A secret the player has replaced (Meu acesso): this browser's access was cut off."""
+
+    CODE = "access_replaced"
+
+
 class BadName(_Coded):
     """A display name with no visible character left after cleaning."""
 

@@ -1,7 +1,9 @@
 """Players without accounts: a random id and secret kept in the browser, and a display name.
 
 The secret is 256 random bits; the database keeps only its SHA-256 (:func:`hash_secret`), and
-:func:`secret_matches` is the one place a secret is checked.
+:func:`secret_matches` is the one place a secret is checked. A player may replace its secret
+(:func:`replace_secret`, the "Meu acesso" page): the old one stops working everywhere, and a
+browser that still holds it gets ``AccessReplaced`` (``access_replaced``), not a new identity.
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ from collections.abc import Iterable
 from sqlmodel import Session
 
 from ..models import Player
-from .errors import BadIdentity, BadName
+from .errors import AccessReplaced, BadIdentity, BadName
 from .store import Store
 from .values import Identity
 
 NAME_MAX = 24
+RETIRED_KEEP = 8  # replaced secrets remembered per player, to say "replaced" rather than "unknown"
 
 
 def hash_secret(secret: str) -> str:
@@ -35,6 +38,14 @@ def secret_matches(player: Player | None, secret: str | None) -> bool:
         and bool(secret)
         and hmac.compare_digest(player.secret_hash, hash_secret(secret or ""))
     )
+
+
+def was_replaced(player: Player | None, secret: str | None) -> bool:
+    """True when ``secret`` is one ``player`` replaced (its digest is in ``retired_hashes``)."""
+    if player is None or not secret:
+        return False
+    digest = hash_secret(secret)
+    return any(hmac.compare_digest(old, digest) for old in player.retired_hashes.split())
 
 
 def clean_name(name: str) -> str:
@@ -87,16 +98,48 @@ def verify(s: Session, who: Identity | None) -> Player:
         raise BadIdentity("unknown player")
     p = s.get(Player, who.player_id)
     if p is None or not secret_matches(p, who.secret):
+        if was_replaced(p, who.secret):
+            raise AccessReplaced("this secret was replaced")
         raise BadIdentity("unknown player or wrong secret")
     return p
+
+
+def recognise(store: Store, player_id: str, secret: str) -> Identity | None:
+    """The identity of ``player_id`` when ``secret`` is its current secret, else None; nothing
+    is written (a personal link that does not work creates no player). Raises AccessReplaced
+    (``access_replaced``) for a secret the player replaced."""
+    with store.tx() as s:
+        p = s.get(Player, player_id) if player_id and secret else None
+        if p is not None and secret_matches(p, secret):
+            return Identity(p.id, secret, p.name)
+        if was_replaced(p, secret):
+            raise AccessReplaced("this secret was replaced")
+        return None
+
+
+def replace_secret(store: Store, who: Identity) -> Identity:
+    """A new secret for ``who``'s player; the old one stops working at once, everywhere.
+
+    The old digest goes to ``Player.retired_hashes`` (newest first, :data:`RETIRED_KEEP` kept).
+    Raises BadIdentity / AccessReplaced (:func:`verify`) when ``who`` is not the player.
+    """
+    with store.tx() as s:
+        p = verify(s, who)
+        new_secret = secrets.token_urlsafe(32)
+        p.retired_hashes = " ".join([p.secret_hash, *p.retired_hashes.split()][:RETIRED_KEEP])
+        p.secret_hash = hash_secret(new_secret)
+        s.add(p)
+        return Identity(p.id, new_secret, p.name)
 
 
 def identify(store: Store, player_id: str | None, secret: str | None, name: str | None = None) -> Identity:
     """The identity for a browser's stored id + secret, or a NEW one.
 
     An unknown id, a forged id or a wrong secret gives a new random identity, never someone
-    else's. ``name`` (if given) is cleaned (:func:`clean_name`) and stored; a new player
-    without a name gets "Jogador NNN". Raises BadName (``bad_name``) for a blank name.
+    else's; a secret the player replaced (:func:`replace_secret`) raises AccessReplaced
+    (``access_replaced``) instead, so that browser can say its access was replaced. ``name``
+    (if given) is cleaned (:func:`clean_name`) and stored; a new player without a name gets
+    "Jogador NNN". Raises BadName (``bad_name``) for a blank name.
     """
     clean = None if name is None else clean_name(name)
     with store.tx() as s:
@@ -107,6 +150,8 @@ def identify(store: Store, player_id: str | None, secret: str | None, name: str 
                     p.name = clean
                     s.add(p)
                 return Identity(p.id, secret, clean or p.name)
+            if was_replaced(p, secret):
+                raise AccessReplaced("this secret was replaced")
         new_secret = secrets.token_urlsafe(32)
         p = Player(
             id=uuid.uuid4().hex,

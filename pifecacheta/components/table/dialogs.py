@@ -7,6 +7,7 @@ from typing import Any
 
 import reflex as rx
 
+from pifecacheta.components.notices import notice_controls
 from pifecacheta.components.table.shared import UI, T, fill
 from pifecacheta.state.table import TableState
 
@@ -69,6 +70,9 @@ def pause_menu() -> rx.Component:
         rx.dialog.content(
             rx.dialog.title(T["menu.pause"]),
             rx.dialog.description(T["pause.body"], size="2"),
+            # Meu acesso (continue on another device) and the your-turn notices
+            rx.box(notice_controls(), margin_top="1em"),
+            rx.link(T["access.open"], href="/acesso", id="pause-access", margin_top="0.8em", display="block"),
             rx.flex(
                 confirm(
                     rx.button(T["btn.leave_game"], color_scheme="red", variant="soft"),

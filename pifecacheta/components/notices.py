@@ -1,0 +1,95 @@
+"""The your-turn signal of the table page and the player's notice choices (sound, notification)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from pifecacheta import i18n
+from pifecacheta.state.notices import REASONS, NoticeState
+from pifecacheta.state.table import TableState
+from pifecacheta.state.viewer import ViewerState
+
+# Reflex 0.10.1 exports its components untyped: hence the narrow ignores on component returns.
+
+
+def turn_reason() -> rx.Var[str]:
+    """The viewer's reason to act now, computed in the browser from its own ``TableUi``:
+    "turn", "next" (PRÓXIMA RODADA), "absence" (ENCERRAR POR AUSÊNCIA) or "" (none)."""
+    ui = TableState.ui
+    return rx.cond(  # type: ignore[no-any-return]
+        ui.my_turn,
+        "turn",
+        rx.cond(ui.can_next_round, "next", rx.cond(ui.absence_claimable & ui.is_player, "absence", "")),
+    )
+
+
+def _signal_box(reason: str, lang: str) -> rx.Component:
+    return rx.box(  # type: ignore[no-any-return]
+        on_mount=NoticeState.signal(reason, TableState.ui.mode),  # type: ignore[operator]
+        id=f"turn-signal-{reason or 'none'}-{lang}",
+        aria_hidden="true",
+        style={"display": "none"},
+    )
+
+
+def turn_signal() -> rx.Component:
+    """One invisible box per reason to act (:func:`turn_reason`) and language: when either
+    changes, its box mounts and its ``on_mount`` asks :meth:`NoticeState.signal` for the title, the
+    icon, the chime and the notification of the new reason."""
+    cases = [(f"{r}|{lang}", _signal_box(r, lang)) for r in (*REASONS, "") for lang in i18n.LANGUAGES]
+    return rx.match(  # type: ignore[no-any-return]
+        turn_reason() + "|" + ViewerState.language,  # type: ignore[operator]
+        *cases,
+        rx.fragment(),
+    )
+
+
+def notice_controls() -> rx.Component:
+    """SOM and NOTIFICAR: two switches with their labels (off by default); a refused or missing
+    Notification API is said below them."""
+    t = ViewerState.t
+    return rx.vstack(  # type: ignore[no-any-return]
+        rx.text(t["notice.heading"], weight="bold", size="3"),
+        rx.el.label(
+            rx.hstack(
+                rx.switch(
+                    checked=NoticeState.sound_on,
+                    on_change=NoticeState.set_sound,
+                    id="sound-switch",
+                    color_scheme="amber",
+                ),
+                rx.text(t["notice.sound"], size="2"),
+                align="center",
+                spacing="2",
+            ),
+        ),
+        rx.el.label(
+            rx.hstack(
+                rx.switch(
+                    checked=NoticeState.notify_on,
+                    on_change=NoticeState.set_notify,
+                    id="notify-switch",
+                    color_scheme="amber",
+                ),
+                rx.text(t["notice.notify"], size="2"),
+                align="center",
+                spacing="2",
+            ),
+        ),
+        rx.box(
+            rx.cond(
+                NoticeState.permission == "denied",
+                rx.text(t["notice.notify_denied"], size="2", color="#ffd27f"),
+            ),
+            rx.cond(
+                NoticeState.permission == "unsupported",
+                rx.text(t["notice.notify_unsupported"], size="2", color="#ffd27f"),
+            ),
+            role="status",
+            aria_live="polite",
+        ),
+        on_mount=NoticeState.check_permission,
+        spacing="2",
+        align="start",
+        id="notice-controls",
+    )

@@ -1,0 +1,142 @@
+"""Meu acesso / Mi acceso: the personal link that makes another browser the same player.
+
+The link is ``<origin>/acesso/entrar#<player_id>.<secret>``: the credential rides in the
+fragment, which no HTTP request carries, and the page that opens it takes it out of the address
+bar at once (:data:`~pifecacheta.state.browser_scripts.READ_ACCESS_FRAGMENT`), stores it in this
+browser (``ViewerState.adopt``) and goes to the lobby. The link and its QR code (an SVG drawn by
+segno, sent as a ``data:`` URL) exist only while ``/acesso`` is open: a page load's full state
+leaves them out (:meth:`AccessState.dict`) and leaving the page clears them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import builtins
+import re
+from typing import Any
+
+import reflex as rx
+import segno
+from reflex.state import _override_base_method  # Reflex 0.10.1: allows overriding State.dict
+from reflex_base.constants.state import FIELD_MARKER
+
+from pifecacheta.service import AccessReplaced, get_service
+from pifecacheta.state.browser_scripts import READ_ACCESS_FRAGMENT
+from pifecacheta.state.viewer import ViewerState
+
+ENTER_PATH = "/acesso/entrar"
+# a fragment as the link writes it: 32 hex digits, a dot, the token_urlsafe secret
+_FRAGMENT = re.compile(r"^([0-9a-f]{32})\.([A-Za-z0-9_-]{20,100})$")
+
+
+def access_link(origin: str, player_id: str, secret: str) -> str:
+    """The personal link of ``player_id`` on the site at ``origin`` (no trailing slash).
+
+    >>> access_link("https://x.example", "ab" * 16, "s3cr3t")
+    'https://x.example/acesso/entrar#abababababababababababababababab.s3cr3t'
+    """
+    return f"{origin}{ENTER_PATH}#{player_id}.{secret}"
+
+
+def parse_fragment(fragment: str) -> tuple[str, str] | None:
+    """``(player_id, secret)`` from a personal link's fragment (without ``#``), or None.
+
+    >>> parse_fragment("ab" * 16 + ".abcdefghijklmnopqrstuvwxyz012345")
+    ('abababababababababababababababab', 'abcdefghijklmnopqrstuvwxyz012345')
+    >>> parse_fragment("nonsense") is None
+    True
+    """
+    m = _FRAGMENT.match(fragment.strip())
+    return (m.group(1), m.group(2)) if m else None
+
+
+def qr_data_url(link: str) -> str:
+    """The QR code of ``link`` as an SVG ``data:`` URL (black on white, quiet zone of 4)."""
+    return str(segno.make(link, error="m").svg_data_uri(scale=6, dark="#000", light="#fff", border=4))
+
+
+class AccessState(rx.State):
+    """The "Meu acesso" page (``/acesso``) and the page a personal link opens (``/acesso/entrar``)."""
+
+    link: str = ""  # the personal link: a key (only while /acesso is open)
+    qr: str = ""  # its QR code, a data: URL
+    copied: bool = False  # the link was just copied (said in a live region)
+    renewed: bool = False  # the key was just replaced (said in a live region)
+    enter_status: str = ""  # /acesso/entrar: "" reading, "replaced", "invalid"
+
+    @_override_base_method
+    def dict(
+        self, include_computed: bool = True, initial: bool = False, **kwargs: Any
+    ) -> builtins.dict[str, Any]:
+        """The state as a page load sends it: without the link and its QR code."""
+        d = super().dict(include_computed=include_computed, initial=initial, **kwargs)
+        mine = d.get(self.get_full_name(), {})
+        for name in ("link", "qr"):
+            mine[name + FIELD_MARKER] = ""
+        return d
+
+    @rx.event
+    async def load(self) -> None:
+        """on_load of ``/acesso`` (after ``ViewerState.init``): the link and QR of this player."""
+        self.copied = self.renewed = False
+        await self._show()
+
+    async def _show(self) -> None:
+        viewer = await self.get_state(ViewerState)
+        if viewer.replaced or not viewer.player_id or not viewer.secret:
+            self.link = self.qr = ""
+            return
+        origin = str(getattr(self.router.url, "origin", "") or "")
+        self.link = access_link(origin, viewer.player_id, viewer.secret)
+        self.qr = qr_data_url(self.link)
+
+    @rx.event
+    def forget(self) -> None:
+        """Leaving ``/acesso``: the link and QR code leave this tab's state."""
+        self.link = self.qr = ""
+        self.copied = self.renewed = False
+
+    @rx.event
+    def copy(self) -> Any:
+        """COPIAR LINK: the link to the clipboard, and a spoken "copied"."""
+        self.copied = True
+        return rx.set_clipboard(self.link)
+
+    @rx.event
+    async def renew(self) -> None:
+        """TROCAR MINHA CHAVE (after a confirmation): a new secret; the old links and every
+        other browser holding the old one are cut off (``service.replace_secret``)."""
+        viewer = await self.get_state(ViewerState)
+        await viewer.renew_secret()
+        self.copied = False
+        self.renewed = not viewer.replaced
+        await self._show()
+
+    @rx.event
+    def enter(self) -> Any:
+        """on_load of ``/acesso/entrar``: read the link's fragment in the browser (and take it
+        out of the address bar); :meth:`claim` gets it."""
+        self.enter_status = ""
+        return rx.call_script(READ_ACCESS_FRAGMENT, callback=AccessState.claim)
+
+    @rx.event
+    async def claim(self, fragment: Any) -> Any:
+        """The fragment of a personal link: when it names a player by its current secret, this
+        browser becomes that player and goes to the lobby; else says the link was replaced or
+        is not valid (nothing is stored, no player is created)."""
+        viewer = await self.get_state(ViewerState)
+        viewer.pick_language()
+        parsed = parse_fragment(str(fragment or ""))
+        if parsed is None:
+            self.enter_status = "invalid"
+            return None
+        try:
+            who = await asyncio.to_thread(get_service().recognise, *parsed)
+        except AccessReplaced:
+            self.enter_status = "replaced"
+            return None
+        if who is None:
+            self.enter_status = "invalid"
+            return None
+        viewer.adopt(who.player_id, who.secret, who.name)
+        return rx.redirect("/", replace=True)

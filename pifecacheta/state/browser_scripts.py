@@ -1,0 +1,62 @@
+"""Every JavaScript snippet the app runs in the browser (through ``rx.call_script``), in one place.
+
+Reflex has no component for the tab title, the favicon, the Notification API, sound or the
+address bar's fragment; these small snippets fill that gap. Values from Python are inserted
+with :func:`json.dumps` only (a catalog text or a path can hold quotes), never by formatting
+raw text into code. ``tests/state/test_browser_scripts.py`` checks their shape and escaping;
+the browser tests run them.
+"""
+
+from __future__ import annotations
+
+import json
+
+READ_ACCESS_FRAGMENT = (
+    "(() => { const key = window.location.hash.slice(1);"
+    " window.history.replaceState(null, '', window.location.pathname); return key; })()"
+)
+"""The personal link's fragment (``player_id.secret``), taken out of the address bar at once.
+
+A fragment is never sent in an HTTP request, so the key reaches no server log; the page then
+redirects to the lobby."""
+
+REQUEST_NOTIFICATIONS = (
+    "(async () => { if (!('Notification' in window)) return 'unsupported';"
+    " try { return await window.Notification.requestPermission(); } catch (e) { return 'denied'; } })()"
+)
+"""Ask the browser for permission to show notifications; the result is ``granted``, ``denied``,
+``default`` or ``unsupported`` (no Notification API)."""
+
+NOTIFICATION_PERMISSION = "('Notification' in window) ? window.Notification.permission : 'unsupported'"
+"""The browser's current notification permission (same values as :data:`REQUEST_NOTIFICATIONS`)."""
+
+
+def turn_signal(
+    *, on: bool, title: str, icon: str, notify_title: str = "", notify_body: str = "", sound: str = ""
+) -> str:
+    """The snippet that shows (``on``) or clears the your-turn signal of a tab.
+
+    Sets ``document.title`` to ``title`` and every ``<link rel=icon>`` to ``icon`` (a path under
+    ``assets/``). When ``on``: plays ``sound`` (a path, "" = silent; a refused autoplay is
+    ignored) and, while the tab is hidden and the permission is granted, shows a Notification
+    ``notify_title`` / ``notify_body`` ("" = none) tagged ``pifecacheta-turn`` so a newer one
+    replaces it. Evaluates to ``"notified"`` when a notification was created, else ``"shown"``.
+    """
+    args = json.dumps(
+        {"on": on, "title": title, "icon": icon, "nt": notify_title, "nb": notify_body, "sound": sound}
+    )
+    return (
+        f"((a) => {{ document.title = a.title;"
+        " let links = document.querySelectorAll(\"link[rel~='icon']\");"
+        " if (!links.length) { const l = document.createElement('link'); l.rel = 'icon';"
+        " document.head.appendChild(l); links = [l]; }"
+        " links.forEach((l) => { l.href = a.icon; l.type = 'image/svg+xml'; });"
+        " if (!a.on) return 'shown';"
+        " if (a.sound) { try { const p = new Audio(a.sound).play();"
+        " if (p) p.catch(() => {}); } catch (e) {} }"
+        " if (a.nt && document.visibilityState === 'hidden' && ('Notification' in window)"
+        " && window.Notification.permission === 'granted') {"
+        " try { new window.Notification(a.nt, {body: a.nb, icon: '/icon-192.png', tag: 'pifecacheta-turn'});"
+        " return 'notified'; } catch (e) {} }"
+        f" return 'shown'; }})({args})"
+    )
