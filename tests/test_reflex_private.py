@@ -110,3 +110,13 @@ def test_an_unknown_event_is_logged_as_one_line_without_its_payload(caplog):
     assert record.levelno == logging.WARNING and record.exc_info is None
     assert record.getMessage() == "refused an event no handler has: 'state.nope\\nforged'"
     assert "s3" not in record.getMessage()
+
+
+def test_override_base_method_marks_a_state_override():
+    """The decorator Reflex checks before it lets a state redefine a BaseState method."""
+
+    def dict(self, *args, **kwargs):  # noqa: A001 - the method's own name
+        return {}
+
+    marked = rp.override_base_method(dict)
+    assert marked is dict and getattr(marked, "__override_base_method__", False) is True

@@ -14,6 +14,9 @@ Checked against Reflex 0.10.1 (``reflex``, ``reflex_base``, ``reflex_components_
 - :func:`is_payload_error`: the functions in which Reflex turns an event's payload into
   a handler's arguments and calls it (``process_event`` ...), to tell a malformed event from a
   handler's own failure (state/malformed.py);
+- :func:`override_base_method`: ``reflex.state._override_base_method``, the decorator that lets
+  a state class override a method of ``BaseState`` such as ``dict`` or ``get_delta`` (the
+  viewer's secret left out of page-load frames: state/viewer.py, state/access.py);
 - :func:`quiet_unknown_events`: the logger and the message with which Reflex reports an event
   whose name no handler has (``reflex_base.event.processor.event_processor``, a ``KeyError``
   "No registered handler found for event: ..." logged with its traceback and the whole event).
@@ -28,6 +31,7 @@ from typing import Any
 
 import reflex as rx
 from reflex.experimental.client_state import ClientStateVar
+from reflex.state import _override_base_method as override_base_method
 from reflex_base.components.memo import memo
 from reflex_base.vars import ObjectVar, Var
 
@@ -46,6 +50,7 @@ __all__ = [
     "has_connection_errors",
     "memo",
     "is_payload_error",
+    "override_base_method",
     "quiet_unknown_events",
     "replace_overlay",
 ]

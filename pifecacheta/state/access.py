@@ -17,9 +17,9 @@ from typing import Any
 
 import reflex as rx
 import segno
-from reflex.state import _override_base_method  # Reflex 0.10.1: allows overriding State.dict
 from reflex_base.constants.state import FIELD_MARKER
 
+from pifecacheta.components.reflex_private import override_base_method
 from pifecacheta.service import AccessReplaced, get_service
 from pifecacheta.state.browser_scripts import READ_ACCESS_FRAGMENT
 from pifecacheta.state.viewer import ViewerState
@@ -64,7 +64,7 @@ class AccessState(rx.State):
     renewed: bool = False  # the key was just replaced (said in a live region)
     enter_status: str = ""  # /acesso/entrar: "" reading, "replaced", "invalid"
 
-    @_override_base_method
+    @override_base_method
     def dict(
         self, include_computed: bool = True, initial: bool = False, **kwargs: Any
     ) -> builtins.dict[str, Any]:

@@ -16,10 +16,10 @@ import builtins
 from typing import Any
 
 import reflex as rx
-from reflex.state import _override_base_method  # Reflex 0.10.1: lets a state override dict, get_delta
 from reflex_base.constants.state import FIELD_MARKER
 
 from pifecacheta import i18n
+from pifecacheta.components.reflex_private import override_base_method
 from pifecacheta.service import get_service
 
 SECRET_KEY = "secret" + FIELD_MARKER  # the secret's name in a delta (Reflex's field marker)
@@ -189,7 +189,7 @@ class ViewerState(rx.State):
         self._verified_name = who.name
         return who
 
-    @_override_base_method
+    @override_base_method
     def dict(
         self, include_computed: bool = True, initial: bool = False, **kwargs: Any
     ) -> builtins.dict[str, Any]:
@@ -198,7 +198,7 @@ class ViewerState(rx.State):
         d.get(self.get_full_name(), {}).pop(SECRET_KEY, None)
         return d
 
-    @_override_base_method
+    @override_base_method
     def get_delta(self) -> Any:
         """This state's delta (Reflex's documented override point), with the secret only when it
         changed since the browser last got it (:meth:`_keep_secret`)."""
