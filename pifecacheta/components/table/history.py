@@ -162,8 +162,10 @@ def history_tabs(prefix: str) -> rx.Component:
     ``prefix`` keeps the ids of the side panel and the dialog apart."""
     return rx.tabs.root(  # type: ignore[no-any-return]
         rx.tabs.list(
-            rx.tabs.trigger(T["hist.tab_moves"], value="moves", id=f"{prefix}-tab-moves"),
-            rx.tabs.trigger(T["hist.tab_rounds"], value="rounds", id=f"{prefix}-tab-rounds"),
+            rx.tabs.trigger(T["hist.tab_moves"], value="moves", id=f"{prefix}-tab-moves", style=FOCUS_RING),
+            rx.tabs.trigger(
+                T["hist.tab_rounds"], value="rounds", id=f"{prefix}-tab-rounds", style=FOCUS_RING
+            ),
             size="1",
         ),
         rx.tabs.content(_moves(), value="moves", padding_top="0.5em"),
