@@ -2,8 +2,8 @@
 the results of the match's past rounds (seed 000 line 68: who went out, the melds, the lives).
 
 Desktop (from Radix's ``md`` breakpoint, 1024 px): a side panel beside the table
-(``#history-side``). Phone and tablet: the HISTÓRICO button in the table's top line opens the
-same panel in a dialog (``#history-dialog``), so the hand keeps the whole width. The lines
+(``#history-side``). Phone and tablet: the history button (``#history-button``) in the table's
+top line opens the same panel in a dialog (``#history-dialog``), so the hand keeps the whole width. The lines
 come from ``TableState.history`` (``state/history_ui.py``), the past rounds from
 ``TableState.past_rounds``; each line is a catalog key filled in on the client with the names
 and the public cards. Screen readers hear the cards' names ("7 de paus"), and the newest line
@@ -208,16 +208,20 @@ def history_side() -> rx.Component:
 
 
 def history_button() -> rx.Component:
-    """HISTÓRICO in the table's top line on a narrow screen: opens the panel in a dialog."""
+    """The history button (an icon named "Histórico") in the table's top line on a narrow
+    screen: opens the panel in a dialog."""
     return rx.box(  # type: ignore[no-any-return]
         rx.dialog.root(
             rx.dialog.trigger(
-                rx.button(
-                    rx.icon("scroll-text", size=14),
-                    T["hist.title"],
+                # an icon (named for screen readers and on hover): the top line of a 390 px
+                # phone has no room for one more word beside DESISTIR and the pause menu
+                rx.icon_button(
+                    rx.icon("scroll-text", size=16),
                     size="1",
                     variant="soft",
-                    color_scheme="gray",
+                    color_scheme="amber",
+                    aria_label=T["hist.title"],
+                    title=T["hist.title"],
                     id="history-button",
                 )
             ),
