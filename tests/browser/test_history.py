@@ -194,6 +194,11 @@ def test_history_of_a_round_with_a_take_and_a_queue_jump(app_harness, new_page) 
         leaks = scan_viewer(rec[who].frames, k, seat)
         assert not leaks, f"{who}: {leaks[:5]}"
 
+    for lang in ("pt", "es"):  # the whole round beside FIM DA RODADA
+        _set_lang(a, lang)
+        expect(_visible_lines(a, "#history-side")).to_have_count(len(want))
+        _shot(a, f"round_over_side_1366_{lang}")
+    _set_lang(a, "pt")
     # after PRÓXIMA RODADA the past round stays reachable from the table
     a.get_by_role("button", name=BUTTONS["pt"]["next"]).click()
     expect(a.locator("#round-title")).to_have_count(0)
