@@ -18,7 +18,8 @@ time in this process is replayed from its deal. Kinds of :class:`HistoryEvent` (
 * ``draw`` / ``take``: ``seat`` drew from the stock / took ``card`` from the lixo, and then
   discarded ``discard`` (None while the turn is on) - line 54;
 * ``draw_out`` / ``take_out``: the same, then went out (BATER) discarding ``discard`` (None: with
-  ten) - line 56;
+  ten) - line 56; ``discard`` / ``go_out`` alone only when the turn's start is not known (a
+  history restarted mid-turn, see :meth:`HistoryBook._restart`);
 * ``jump`` (Cacheta, furar a fila, line 64) / ``louca`` (Pife, line 60): ``seat`` went out out of
   turn with ``card``, discarded by ``other``; ``discard`` its own go-out discard (None: with ten);
 * ``announce`` / ``unannounce``: ``seat`` is NA BOA / lost it by its discard - line 64;
@@ -65,6 +66,8 @@ KINDS = frozenset(
         "take",
         "draw_out",
         "take_out",
+        "discard",
+        "go_out",
         "jump",
         "louca",
         "announce",
@@ -236,13 +239,11 @@ class Replay:
         self.rounds: list[RoundSummary] = []
         self._open: int | None = None  # index of the turn (draw / take) still waiting for its discard
 
-    def feed(
-        self, version: int, seat: int | None, entry: dict[str, Any], at: datetime, match: Match | None = None
-    ) -> None:
-        """Apply the logged ``entry`` by ``seat`` (table version ``version``), or take ``match``
-        as its result when given (the stored match after that row). Raises IllegalActionError."""
+    def feed(self, version: int, seat: int | None, entry: dict[str, Any], at: datetime) -> None:
+        """Apply the logged ``entry`` (an action's ``to_dict()``) by ``seat``, committed at
+        ``at`` as table version ``version``. Raises IllegalActionError."""
         kind = str(entry.get("type"))
-        new = match if match is not None else apply(self.match, seat, action_from_dict(entry))
+        new = apply(self.match, seat, action_from_dict(entry))
         after = spectator_view(new)
         for ev in step_events(self.view, after, kind, seat, at):
             self._add(ev)
@@ -263,7 +264,8 @@ class Replay:
                 kind = turn.kind if ev.kind == "discard" else turn.kind + "_out"
                 self.events[i] = replace(turn, kind=kind, discard=ev.discard, at=ev.at)
                 self._open = None
-            return
+                return
+            # no draw or take of this turn is known (the history restarted mid-turn): alone
         self.events.append(ev)
         if ev.kind in ("draw", "take"):
             self._open = len(self.events) - 1
@@ -330,10 +332,9 @@ class HistoryBook:
         if rp is None:  # no deal in the log (a table written by hand): nothing to tell
             return self._keep(code, *self._restart(code, stored, t.version, t.last_move_at, "no deal"))
         try:
-            for i, (v, seat, entry, at) in enumerate(entries):
+            for v, seat, entry, at in entries:
                 if entry.get("type") in ENGINE_TYPES:
-                    last = i == len(entries) - 1 and stored.version == rp.match.version + 1
-                    rp.feed(v, seat, entry, at, stored if last else None)
+                    rp.feed(v, seat, entry, at)
                 rp.version = v
         except (IllegalActionError, ValueError, IndexError) as exc:
             return self._keep(code, *self._restart(code, stored, t.version, t.last_move_at, repr(exc)))
@@ -356,13 +357,15 @@ class HistoryBook:
 
     def _keep(self, code: str, rp: Replay | None, h: MatchHistory) -> MatchHistory:
         with self._lock:
-            if rp is None:
+            if rp is None:  # no match (the lobby): nothing worth keeping
                 self._replays.pop(code, None)
-            else:
-                self._replays[code] = rp
-                self._replays.move_to_end(code)
+                self._kept.pop(code, None)
+                return h
+            self._replays[code] = rp
+            self._replays.move_to_end(code)
             self._kept[code] = h
             while len(self._replays) > self.size:
                 old, _ = self._replays.popitem(last=False)
                 self._kept.pop(old, None)
+                self._table_locks.pop(old, None)  # a racing reader makes a new one: same result
         return h

@@ -108,7 +108,7 @@ def line_key(kind: str, has_discard: bool, has_card: bool = False) -> str:
         return "hist.round_start_vira" if has_card else "hist.round_start"
     if kind in ("draw", "take"):
         return f"hist.{kind}_discard" if has_discard else f"hist.{kind}"
-    if kind in ("draw_out", "take_out", "jump", "louca"):
+    if kind in ("draw_out", "take_out", "go_out", "jump", "louca"):
         return f"hist.{kind}" if has_discard else f"hist.{kind}_ten"
     return f"hist.{kind}"
 

@@ -107,6 +107,11 @@ def _visible_lines(page: Page, where: str):
 
 
 def _shot(page: Page, name: str) -> None:
+    """A screenshot of the viewport, once the dialog's opening animation (if any) has ended."""
+    page.wait_for_function(
+        "() => document.getAnimations().every(a => a.playState !== 'running'"
+        " || a.effect.getTiming().iterations === Infinity)"
+    )
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
 

@@ -181,3 +181,27 @@ def m_time():
     from datetime import UTC, datetime
 
     return datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def test_a_match_rewritten_outside_the_service_tells_nothing_false(
+    svc: TableService, db_engine, people, caplog
+) -> None:
+    """A log that does not lead to the stored match (rewritten by hand): the history restarts
+    there with no event instead of naming cards of a game that did not happen; later moves are
+    told as usual."""
+    from .helpers import give_hand, patch_match
+
+    ana, bia = people[0], people[1]
+    code = svc.create_table(ana, CACHETA_7)
+    svc.join(code, bia)
+    svc.start(code, ana)
+    _act(svc, code, bia, Draw())
+    patch_match(db_engine, code, lambda m: give_hand(m, 0, "AH 2H 3H 4C 4D 4S 9S 10S JS"))
+    fresh = TableService(db_engine, bot_delay=0)
+    with caplog.at_level("WARNING"):
+        assert fresh.history(code).events == ()
+    assert "does not replay" in caplog.text
+    v = fresh.snapshot(code, bia).view
+    fresh.act(code, bia, Discard(v.hand[0]), expected_version=fresh.snapshot(code, bia).version)
+    (only,) = fresh.history(code).events
+    assert only.kind == "discard" and only.seat == 1 and only.discard == v.hand[0]
