@@ -24,7 +24,7 @@ from playwright.sync_api import Page, expect
 from test_frames_secrecy import _quiet, rebuild_round, scan_viewer
 
 from pifecacheta import i18n
-from pifecacheta.rules import CACHETA_7, Discard, apply, new_match
+from pifecacheta.rules import CACHETA_7, AnnounceOneAway, Discard, apply, new_match
 from pifecacheta.rules.actions import action_from_dict
 
 SHOTS = Path(os.environ.get("PIFECACHETA_HISTORY_SHOTS", "/work/shots/history"))
@@ -149,6 +149,10 @@ def test_history_of_a_round_with_a_take_and_a_queue_jump(app_harness, new_page) 
     pages, langs = {0: a, 1: b}, {0: "pt", 1: "es"}
     for i, (seat, action) in enumerate(log):
         play(pages[seat], action, langs[seat])
+        if isinstance(action, AnnounceOneAway):  # the other player acts only once it is seen
+            badge = i18n.text(langs[1 - seat], "badge.na_boa")
+            seat_box = pages[1 - seat].locator(".seat").filter(has_text=NAMES[seat])
+            expect(seat_box).to_contain_text(badge)
         if isinstance(action, Discard):
             # the move reached the other player's panel and the spectator's dialog, in words
             want = expected_lines(code, "pt", final)
