@@ -16,6 +16,7 @@ from pifecacheta.components.table.centre import centre
 from pifecacheta.components.table.chat import chat
 from pifecacheta.components.table.dialogs import extras
 from pifecacheta.components.table.hand import hand
+from pifecacheta.components.table.history import history_button, history_live, history_side
 from pifecacheta.components.table.messages import HIDE_KEYFRAMES, message_callout
 from pifecacheta.components.table.round_over import round_over_panel
 from pifecacheta.components.table.seats import seats
@@ -39,6 +40,7 @@ def _top_line() -> rx.Component:
             style={"opacity": "0.85"},
         ),
         rx.spacer(),
+        history_button(),
         extras(),
         width="100%",
         align="center",
@@ -54,7 +56,25 @@ def _absence_hint() -> rx.Component:
 
 
 def table_board() -> rx.Component:
-    """The table while a match is on (and its end screens)."""
+    """The table while a match is on (and its end screens), with the move history: beside it
+    on a wide screen (wider than the page's column), behind a button on a narrow one."""
+    return rx.box(  # type: ignore[no-any-return]
+        _board(),
+        history_side(),
+        history_live(),
+        style={
+            "display": "grid",
+            "grid_template_columns": rx.breakpoints(initial="minmax(0, 1fr)", md="minmax(0, 1fr) 20em"),
+            "gap": "1em",
+            "align_items": "start",
+            "width": rx.breakpoints(initial="100%", md="min(96vw, 1400px)"),
+            "margin_left": rx.breakpoints(initial="0", md="calc(50% - min(48vw, 700px))"),
+        },
+    )
+
+
+def _board() -> rx.Component:
+    """The seats, the centre or FIM DA RODADA, the status line, the buttons, the hand, the chat."""
     return rx.vstack(  # type: ignore[no-any-return]
         _top_line(),
         seats(),

@@ -21,7 +21,8 @@ The package, one module per job:
 * ``play``: moves and snapshots;
 * ``match_life``: absence, rematch votes, 7-day expiry;
 * ``bots``: the bot driver (what a bot plays, when it is due);
-* ``chat``: the table chat.
+* ``chat``: the table chat;
+* ``history``: the public history of a match (events in words, past rounds).
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ from .errors import (
     TableFull,
     TableNotFound,
 )
+from .history import HistoryBook, HistoryEvent, MatchHistory, RoundSummary
 from .identity import NAME_MAX, clean_name, distinct_name, identify, recognise, replace_secret
 from .lobby import BOT_NAMES, MAX_SEATS, Lobby
 from .match_life import ABSENCE_AFTER, EXPIRE_AFTER, MatchLife
@@ -91,7 +93,9 @@ __all__ = [
     "ChatLine",
     "ChatRateLimited",
     "ChatTooLong",
+    "HistoryEvent",
     "Identity",
+    "MatchHistory",
     "NeedTwoPlayers",
     "NotAbsentYet",
     "NotCreator",
@@ -99,6 +103,7 @@ __all__ = [
     "NotStarted",
     "Refusal",
     "RematchNotOffered",
+    "RoundSummary",
     "SeatInfo",
     "SpectatorCannotChat",
     "StaleVersion",
@@ -157,6 +162,7 @@ class TableService:
         self._play = Play(self.store)
         self._life = MatchLife(self.store)
         self._chat = Chat(self.store)
+        self._history = HistoryBook(self.store)
         self._bots = BotDriver(
             self.store,
             bot_delay=settings.bot_delay,
@@ -269,6 +275,17 @@ class TableService:
     def action_log(self, code: str) -> list[dict[str, Any]]:
         """The table's action log in order: dicts with version, seat, actor, action, at."""
         return self.store.action_log(code)
+
+    def history(self, code: str) -> MatchHistory:
+        """The public history of the table's current match now: the round's events and the
+        past rounds' results, never a card that was not public (:class:`.history.HistoryBook`).
+        Raises TableNotFound (``table_not_found``)."""
+        return self._history.history(code)
+
+    def history_cached(self, code: str, version: int) -> MatchHistory | None:
+        """The history of ``code`` kept in memory if it is at table version ``version`` or
+        later, else None (no database read)."""
+        return self._history.cached(code, version)
 
     # --- bots --------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ view and schedules a re-read of the tab (:func:`schedule_reread`).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,7 @@ import reflex as rx
 
 from pifecacheta import live
 from pifecacheta.service import get_service
+from pifecacheta.state.history_ui import HistoryUi, RoundUi, history_for, last_kept
 from pifecacheta.state.snapshots import CACHE, snapshot_for
 from pifecacheta.state.view_model import TableUi, table_ui
 
@@ -104,6 +106,31 @@ class TableView(rx.State, mixin=True):
             return table_ui(snap)
         except Exception as exc:  # noqa: BLE001 - see _view_after_failure
             return self._view_after_failure(exc, who)
+
+    @rx.var(cache=False)
+    async def history(self) -> HistoryUi:
+        """The current round's move history for this viewer (``state/history_ui.py``), without
+        the past rounds (:attr:`past_rounds`, sent only when a round ends). A read that fails
+        keeps the last history kept for the table."""
+        full = await self._history()
+        return dataclasses.replace(full, rounds=[])
+
+    @rx.var(cache=False)
+    async def past_rounds(self) -> list[RoundUi]:
+        """The results of the match's rounds that ended with a go-out, newest first."""
+        return (await self._history()).rounds
+
+    async def _history(self) -> HistoryUi:
+        if not self.table_code or not self.me:
+            return HistoryUi()
+        try:
+            snap = await self._snapshot()
+            if snap.view is None:  # the lobby: nothing happened yet
+                return HistoryUi()
+            return await history_for(get_service(), snap)
+        except Exception:  # noqa: BLE001 - the page keeps the last history (ui reports errors)
+            log.warning("table %s: history read failed", self.table_code, exc_info=True)
+            return last_kept(self.table_code) or HistoryUi()
 
     def _view_after_failure(self, exc: Exception, who: Any) -> TableUi:
         """What ``ui`` shows when this viewer's snapshot could not be read (``exc``).

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from pifecacheta.rules.cards import Card, Face, sort_by_rank, sort_by_suit
 from pifecacheta.service import MAX_SEATS, TableSnapshot
@@ -323,12 +323,7 @@ def choose_end_texts(ui: TableUi) -> None:
     ('match.title', 'banner.louca', 'round.went_out')
     """
     ui.round_title_key = "match.title" if ui.match_over and not ui.round_over else "round.title"
-    if ui.has_result:
-        if ui.result_out_of_turn:
-            ui.result_banner_key = "banner.louca" if ui.mode == "pife" else "banner.jump"
-        ui.result_headline_key = "round.with_ten" if ui.result_with_ten else "round.went_out"
-        if ui.result_has_taken:
-            ui.result_taken_key = "round.took_card_from" if ui.result_discarder else "round.took_card"
+    choose_result_texts(ui)
     if ui.has_outcome:
         if not ui.outcome_winner and ui.match_over:
             ui.no_winner_key = "match.expired" if ui.outcome_kind == "expired" else "match.no_winner"
@@ -337,6 +332,36 @@ def choose_end_texts(ui: TableUi) -> None:
         reason = ui.outcome_kind if ui.outcome_kind in ("resigned", "absence", "expired") else "left"
         ui.no_rematch_key = "rematch.none." + reason
     ui.has_rematch_votes = any(seat.rematch for seat in ui.seats)
+
+
+class ResultTexts(Protocol):
+    """The result fields FIM DA RODADA reads: a ``TableUi``, or a past round's ``RoundUi``."""
+
+    mode: str
+    has_result: bool
+    result_out_of_turn: bool
+    result_with_ten: bool
+    result_has_taken: bool
+    result_discarder: str
+    result_banner_key: str
+    result_headline_key: str
+    result_taken_key: str
+
+
+def choose_result_texts(ui: ResultTexts) -> None:
+    """Set the keys of a go-out's lines (banner, headline, card taken) from ``ui``'s result.
+
+    >>> ui = TableUi(mode="cacheta", has_result=True, result_out_of_turn=True, result_with_ten=True)
+    >>> choose_result_texts(ui)
+    >>> ui.result_banner_key, ui.result_headline_key
+    ('banner.jump', 'round.with_ten')
+    """
+    if ui.has_result:
+        if ui.result_out_of_turn:
+            ui.result_banner_key = "banner.louca" if ui.mode == "pife" else "banner.jump"
+        ui.result_headline_key = "round.with_ten" if ui.result_with_ten else "round.went_out"
+        if ui.result_has_taken:
+            ui.result_taken_key = "round.took_card_from" if ui.result_discarder else "round.took_card"
 
 
 def _seat_from_info(info: Any, snap: Any) -> SeatUi:

@@ -14,6 +14,9 @@ log, replayed through the engine from the seed) and checks every frame:
 * each player's frames DID carry every card that player held (the check is not vacuous);
 * the spectator's frames carry no hand at all, and no face that was never public.
 
+The move history is on screen the whole round (the players' side panels, the spectator's
+dialog), so its lines and the past round's melds are among the frames scanned.
+
 Faces collide across the two decks ("7H" and "7H'"), so "hidden from a viewer" is exact: a face
 is public for that viewer as soon as either copy was in its own hand, on the discard pile, the
 vira, the wild face the vira names (shown as "coringa"), a public pick-up, or the winner's melds
@@ -182,10 +185,13 @@ def rebuild_round(code: str) -> RoundKnowledge:
 
 
 def ui_versions(data: Any) -> list[int]:
-    """The ``version`` of every TableUi object (a dict holding ``hand_by_suit``) inside ``data``."""
+    """The ``version`` of every TableUi object (a dict holding ``hand_by_suit``) and every
+    HistoryUi object (a dict holding ``lines`` and ``latest_n``: the move history) inside ``data``."""
     out: list[int] = []
     if isinstance(data, dict):
-        if "hand_by_suit" in data and isinstance(data.get("version"), int):
+        if ("hand_by_suit" in data or ("lines" in data and "latest_n" in data)) and isinstance(
+            data.get("version"), int
+        ):
             out.append(data["version"])
         for v in data.values():
             out += ui_versions(v)
@@ -272,6 +278,12 @@ def test_no_frame_carries_a_secret(app_harness, new_page) -> None:
     a.get_by_role("button", name="COMEÇAR").click()
     wait_my_turn(b, "es")
     expect(s.locator("#status-line")).to_have_text("Você está assistindo à partida.")
+    # the move history is on screen the whole round: Ana's and Bruno's side panels (desktop),
+    # the spectator's dialog (phone)
+    for p in (a, b):
+        expect(p.locator("#history-side .hist-line")).to_have_count(1)
+    s.locator("#history-button").click()
+    expect(s.locator("#history-dialog .hist-line")).to_have_count(1)
     pages, langs = {0: a, 1: b}, {0: "pt", 1: "es"}
     last_seat, _ = log[-1]
     plan = final_plan.round.result.plan
@@ -297,6 +309,10 @@ def test_no_frame_carries_a_secret(app_harness, new_page) -> None:
     frames = {"Ana": rec_a.frames, "Bruno": rec_b.frames, "spectator": rec_s.frames}
     for who, fr in frames.items():
         assert len(fr) > 10, (who, len(fr))  # the socket was recorded from the first load
+        # the history's lines (with their public cards) were among the frames scanned
+        assert any("hist.draw_discard" in f for f in fr), who
+    for p in (a, b):
+        expect(p.locator("#history-side .hist-line").first).to_contain_text("BAT" if p is a else "CERR")
     viewers = {"Ana": 0, "Bruno": 1, "spectator": None}
     loser = 1 - k.final.round.result.winner
     if os.environ.get("PIFECACHETA_FRAMES_DUMP"):  # debugging aid: the raw frames, one file per viewer

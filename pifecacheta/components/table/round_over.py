@@ -3,6 +3,8 @@ winner or why the match ended, PRÓXIMA RODADA and REVANCHE (seed 000 lines 68-7
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 from reflex_base.vars import ObjectVar
 
@@ -125,54 +127,61 @@ def _title() -> rx.Component:
     )
 
 
-def _banner() -> rx.Component:
+def _ids(main: bool, name: str) -> dict[str, str]:
+    """``{"id": name}`` for FIM DA RODADA itself; a past round in the history gets a class
+    instead (ids stay unique on the page)."""
+    return {"id": name} if main else {"class_name": f"past-{name}"}
+
+
+def _banner(src: Any = UI, main: bool = True) -> rx.Component:
     """LOUCA (Pife) or FUROU A FILA (Cacheta): the winner went out on another player's discard."""
     return rx.cond(  # type: ignore[no-any-return]
-        UI.result_out_of_turn,
+        src.result_out_of_turn,
         rx.callout(
-            fill(UI.result_banner_key, UI.result_winner),
+            fill(src.result_banner_key, src.result_winner),
             color_scheme="amber",
-            id="banner",
             width="100%",
+            size="1" if not main else "2",
+            **_ids(main, "banner"),
         ),
     )
 
 
-def _taken_card() -> rx.Component:
+def _taken_card(src: Any = UI, main: bool = True) -> rx.Component:
     """The discard the winner went out with, and whose it was."""
     return rx.cond(  # type: ignore[no-any-return]
-        UI.result_has_taken,
+        src.result_has_taken,
         rx.hstack(
             rx.text(
-                fill_in(fill(UI.result_taken_key, UI.result_winner), "{from}", UI.result_discarder),
+                fill_in(fill(src.result_taken_key, src.result_winner), "{from}", src.result_discarder),
                 size="2",
             ),
-            card_face(UI.result_taken, size="sm"),
+            card_face(src.result_taken, size="sm"),
             align="center",
-            id="taken-card",
+            **_ids(main, "taken-card"),
         ),
     )
 
 
-def _result() -> rx.Component:
+def _result(src: Any = UI, main: bool = True) -> rx.Component:
     """Who went out (with ten cards or not), the card taken, the melds and the last discard."""
     return rx.cond(  # type: ignore[no-any-return]
-        UI.has_result,
+        src.has_result,
         rx.vstack(
             rx.text(
-                fill(UI.result_headline_key, UI.result_winner),
-                size="4",
+                fill(src.result_headline_key, src.result_winner),
+                size="4" if main else "3",
                 weight="bold",
-                id="went-out",
+                **_ids(main, "went-out"),
             ),
-            _taken_card(),
+            _taken_card(src, main),
             rx.text(T["round.melds"], size="2"),
-            rx.flex(rx.foreach(UI.result_melds, _meld), wrap="wrap", gap="0.6em", id="melds"),
+            rx.flex(rx.foreach(src.result_melds, _meld), wrap="wrap", gap="0.6em", **_ids(main, "melds")),
             rx.cond(
-                UI.result_has_discard,
+                src.result_has_discard,
                 rx.hstack(
                     rx.text(T["round.discarded"], size="2"),
-                    card_face(UI.result_discard, size="sm"),
+                    card_face(src.result_discard, size="sm"),
                     align="center",
                 ),
             ),
@@ -182,16 +191,29 @@ def _result() -> rx.Component:
     )
 
 
-def _lives() -> rx.Component:
+def _lives(src: Any = UI, main: bool = True) -> rx.Component:
     """Cacheta: every seat's lives after the round."""
     return rx.cond(  # type: ignore[no-any-return]
-        UI.mode == "cacheta",
+        src.mode == "cacheta",
         rx.vstack(
             rx.text(T["round.lives"], weight="bold"),
-            rx.foreach(UI.seats, _lives_row),
+            rx.foreach(src.seats, _lives_row),
             spacing="1",
-            id="lives",
+            **_ids(main, "lives"),
         ),
+    )
+
+
+def result_summary(src: Any) -> rx.Component:
+    """A past round's result as FIM DA RODADA showed it (``src``: a ``RoundUi`` Var, with the
+    result field names of ``TableUi``): the banner, who went out, the card taken, the melds,
+    the discard and the lives, without the ids of the live panel."""
+    return rx.vstack(  # type: ignore[no-any-return]
+        _banner(src, main=False),
+        _result(src, main=False),
+        _lives(src, main=False),
+        spacing="2",
+        width="100%",
     )
 
 

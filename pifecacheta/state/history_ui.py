@@ -1,0 +1,214 @@
+"""The move history a table page shows, as plain dataclasses Reflex can send to a browser.
+
+:func:`history_ui` turns the service's public ``MatchHistory`` (``service/history.py``: spectator
+facts only, the same for every viewer) and the table's seats into a :class:`HistoryUi`: one
+:class:`HistoryLineUi` per event, newest first, each a catalog key (``hist.<kind>``, the wording
+is in the pt/es catalogs) with the names and the public cards to fill in; and one
+:class:`RoundUi` per past round, shaped like the result fields of ``TableUi`` so that FIM DA
+RODADA's rendering (``components/table/round_over.py``) draws both.
+
+Pure functions, no Reflex or database: unit-tested in ``tests/state/``. A projection depends
+only on the table and its version, so :func:`history_for` keeps the last one per table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from pifecacheta.rules.cards import Card
+from pifecacheta.service import MatchHistory, RoundSummary, TableSnapshot
+from pifecacheta.state.view_model import CardUi, MeldUi, SeatUi, card_ui, choose_result_texts
+
+log = logging.getLogger(__name__)
+
+
+@dataclasses.dataclass
+class HistoryLineUi:
+    """One line of the history: ``key`` (``hist.*``) with ``{name}`` (the actor), ``{other}``,
+    ``{card}`` and ``{discard}`` to fill in; ``seat`` the actor (-1: nobody); ``at`` ISO 8601 UTC."""
+
+    n: int = 0
+    key: str = ""
+    seat: int = -1
+    name: str = ""
+    other: str = ""
+    has_card: bool = False
+    card: CardUi = dataclasses.field(default_factory=CardUi)
+    has_discard: bool = False
+    discard: CardUi = dataclasses.field(default_factory=CardUi)
+    at: str = ""
+
+
+@dataclasses.dataclass
+class RoundUi:
+    """A past round's result, with the field names of ``TableUi``'s FIM DA RODADA part."""
+
+    round_number: int = 0
+    mode: str = "cacheta"
+    at: str = ""
+    has_result: bool = True
+    result_winner: str = ""
+    result_out_of_turn: bool = False
+    result_discarder: str = ""
+    result_with_ten: bool = False
+    result_melds: list[MeldUi] = dataclasses.field(default_factory=list)
+    result_has_discard: bool = False
+    result_discard: CardUi = dataclasses.field(default_factory=CardUi)
+    result_has_taken: bool = False
+    result_taken: CardUi = dataclasses.field(default_factory=CardUi)
+    result_banner_key: str = ""
+    result_headline_key: str = ""
+    result_taken_key: str = ""
+    seats: list[SeatUi] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class HistoryUi:
+    """The history panel of one table at table ``version``: the current round's ``lines``
+    (newest first), the past ``rounds`` (newest first), and ``latest``: the newest line not
+    made by this viewer (``latest_n`` its number, -1 and ``has_latest`` False: none), for the
+    polite announcement."""
+
+    version: int = -1
+    round_number: int = 0
+    lines: list[HistoryLineUi] = dataclasses.field(default_factory=list)
+    rounds: list[RoundUi] = dataclasses.field(default_factory=list)
+    latest_n: int = -1
+    has_latest: bool = False
+    latest: HistoryLineUi = dataclasses.field(default_factory=HistoryLineUi)
+
+
+def _names(snap: TableSnapshot) -> dict[int, str]:
+    return {s.seat: s.name for s in snap.seats}
+
+
+def _name(names: Mapping[int, str], seat: int | None) -> str:
+    if seat is None:
+        return ""
+    return names.get(seat, f"#{seat + 1}")
+
+
+def _card(card: Card | None, wilds: frozenset[Any] = frozenset()) -> tuple[bool, CardUi]:
+    return (False, CardUi()) if card is None else (True, card_ui(card, wilds=wilds))
+
+
+def line_key(kind: str, has_discard: bool, has_card: bool = False) -> str:
+    """The catalog key of an event's line: ``hist.<kind>``, with ``_discard`` for a turn that
+    discarded, ``_ten`` for a go-out with ten (no discard), ``_vira`` for a deal with a vira.
+
+    >>> line_key("take", True), line_key("draw", False), line_key("jump", False)
+    ('hist.take_discard', 'hist.draw', 'hist.jump_ten')
+    """
+    if kind == "round_start":
+        return "hist.round_start_vira" if has_card else "hist.round_start"
+    if kind in ("draw", "take"):
+        return f"hist.{kind}_discard" if has_discard else f"hist.{kind}"
+    if kind in ("draw_out", "take_out", "go_out", "jump", "louca"):
+        return f"hist.{kind}" if has_discard else f"hist.{kind}_ten"
+    return f"hist.{kind}"
+
+
+def round_ui(summary: RoundSummary, names: Mapping[int, str], mode: str) -> RoundUi:
+    """One past round (a service ``RoundSummary``) in ``TableUi``'s result shape."""
+    res, wilds = summary.result, frozenset(summary.wilds)
+    ui = RoundUi(round_number=summary.round_number, mode=mode, at=summary.at.isoformat())
+    ui.result_winner = _name(names, res.winner)
+    ui.result_out_of_turn = bool(res.out_of_turn)
+    ui.result_with_ten = res.plan.discard is None
+    ui.result_melds = [MeldUi(cards=[card_ui(c, wilds=wilds) for c in m.cards]) for m in res.plan.melds]
+    ui.result_has_discard, ui.result_discard = _card(res.plan.discard, wilds)
+    if summary.taken is not None:
+        ui.result_has_taken, ui.result_taken = _card(summary.taken, wilds)
+        ui.result_discarder = _name(names, res.discarder)
+    for n, lives in enumerate(summary.lives):
+        ui.seats.append(
+            SeatUi(
+                seat=n,
+                name=_name(names, n),
+                lives=int(lives),
+                lives_lost=int(res.lives_lost[n]) if n < len(res.lives_lost) else 0,
+                out=mode == "cacheta" and n in summary.out,
+                winner=n == res.winner,
+            )
+        )
+    choose_result_texts(ui)
+    return ui
+
+
+def history_ui(hist: MatchHistory, snap: TableSnapshot) -> HistoryUi:
+    """Project the public ``hist`` of the table of ``snap`` (whose seats give the names).
+
+    The same for every viewer but :attr:`HistoryUi.latest_n` (see :func:`for_viewer`)."""
+    names = _names(snap)
+    mode = str(getattr(snap.rules.mode, "value", snap.rules.mode)).lower()
+    lines: list[HistoryLineUi] = []
+    for n, ev in enumerate(hist.events):
+        has_card, card = _card(ev.card)
+        has_discard, discard = _card(ev.discard)
+        lines.append(
+            HistoryLineUi(
+                n=n,
+                key=line_key(ev.kind, has_discard, has_card),
+                seat=-1 if ev.seat is None else ev.seat,
+                name=_name(names, ev.seat),
+                other=_name(names, ev.other),
+                has_card=has_card,
+                card=card,
+                has_discard=has_discard,
+                discard=discard,
+                at=ev.at.isoformat(),
+            )
+        )
+    lines.reverse()
+    rounds = [round_ui(r, names, mode) for r in reversed(hist.rounds)]
+    return HistoryUi(version=hist.version, round_number=hist.round_number, lines=lines, rounds=rounds)
+
+
+def for_viewer(base: HistoryUi, my_seat: int | None) -> HistoryUi:
+    """``base`` with ``latest_n`` set for the viewer at ``my_seat`` (None: a spectator): the
+    newest line by someone else, so a player is not told what it just did itself."""
+    mine = -2 if my_seat is None else my_seat
+    latest = next((line for line in base.lines if line.seat != mine), None)
+    if latest is None:
+        return dataclasses.replace(base, latest_n=-1, has_latest=False, latest=HistoryLineUi())
+    return dataclasses.replace(base, latest_n=latest.n, has_latest=True, latest=latest)
+
+
+_kept: dict[str, HistoryUi] = {}  # table code -> the newest projection (version inside)
+_kept_lock = threading.Lock()
+KEPT_TABLES = 1024
+
+
+async def history_for(service: Any, snap: TableSnapshot) -> HistoryUi:
+    """This viewer's :class:`HistoryUi` of the table of ``snap``, at ``snap.version`` or later.
+
+    Memory only when the service keeps the table's history at that version (the usual case:
+    the first tab to ask after a change reads it, in a worker thread, for all). The projection
+    is kept per table and version. Raises what ``service.history`` raises."""
+    code = snap.code
+    with _kept_lock:
+        base = _kept.get(code)
+    if base is None or base.version < snap.version:
+        hist = service.history_cached(code, snap.version)
+        if hist is None:
+            hist = await asyncio.to_thread(service.history, code)
+        if base is None or base.version != hist.version:
+            base = history_ui(hist, snap)
+            with _kept_lock:
+                old = _kept.get(code)
+                if old is None or old.version <= base.version:
+                    _kept[code] = base
+                while len(_kept) > KEPT_TABLES:
+                    _kept.pop(next(iter(_kept)))
+    return for_viewer(base, snap.my_seat)
+
+
+def last_kept(code: str) -> HistoryUi | None:
+    """The newest projection kept for table ``code`` (any version), or None."""
+    with _kept_lock:
+        return _kept.get(code)
