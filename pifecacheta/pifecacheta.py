@@ -1,4 +1,5 @@
-"""The Reflex app: the lobby at ``/`` and a table at ``/mesa/<code>`` (seed 000 lines 44-75).
+"""The Reflex app: the lobby at ``/``, a table at ``/mesa/<code>``, the rules at ``/regras``
+and ``/reglas`` (seed 000 lines 44-75).
 
 Two lifespan tasks:
 - ``sweeper_task`` (pifecacheta/sweeper.py, backend): plays the bots after their delay, closes
@@ -15,12 +16,14 @@ import reflex as rx
 from pifecacheta import live
 from pifecacheta.components.common import connection_notice
 from pifecacheta.components.reflex_private import replace_overlay
-from pifecacheta.live.service_link import publish_service_changes
+from pifecacheta.live.service_link import publish_player_changes, publish_service_changes
 from pifecacheta.pages.lobby import lobby_page
 from pifecacheta.pages.not_found import not_found_page
+from pifecacheta.pages.rules import rules_page
 from pifecacheta.pages.table import table_page
 from pifecacheta.service import get_service
 from pifecacheta.state.lobby import LobbyState
+from pifecacheta.state.my_tables import MyTablesState
 from pifecacheta.state.snapshots import CACHE
 from pifecacheta.state.table import TableState
 from pifecacheta.state.viewer import ViewerState
@@ -38,6 +41,7 @@ async def live_updates(app: rx.App) -> None:
     service.on_change(CACHE.table_changed)  # cached snapshots of a table are outdated by every change
     feed = live.install(live.LocalFeed(app, TableState))
     publish_service_changes(service, feed)
+    publish_player_changes(service, feed, service.player_ids)  # MINHAS MESAS of each lobby tab
 
 
 app = rx.App(  # the theme: rxconfig.py (RadixThemesPlugin)
@@ -46,13 +50,21 @@ app = rx.App(  # the theme: rxconfig.py (RadixThemesPlugin)
 # Reflex's default overlay shows an English developer toast while disconnected: ours says it
 # in the player's language (components/common.py: connection_notice).
 replace_overlay(app, connection_notice)
-app.add_page(lobby_page, route="/", title="Pife ou Cacheta", on_load=[ViewerState.init, LobbyState.load])
+app.add_page(
+    lobby_page,
+    route="/",
+    title="Pife ou Cacheta",
+    on_load=[ViewerState.init, LobbyState.load, MyTablesState.load],
+)
 app.add_page(
     table_page,
     route="/mesa/[code]",
     title="Pife ou Cacheta · Mesa",
-    on_load=[ViewerState.init, TableState.load],
+    on_load=[ViewerState.init, TableState.load, MyTablesState.remember],
 )
+# The rules (seed 000 / 002 "No Selminha.com"), at a Portuguese and a Spanish address.
+for rules_route in ("/regras", "/reglas"):
+    app.add_page(rules_page, route=rules_route, title="Pife ou Cacheta · Regras", on_load=[ViewerState.init])
 # Any unknown address: a translated "page not found" with a link to create a table.
 app.add_page(not_found_page, route="404", title="Pife ou Cacheta · 404", on_load=[ViewerState.init])
 app.register_lifespan_task(live_updates)

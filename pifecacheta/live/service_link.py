@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import contextvars
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
 from pifecacheta.live.feed import LiveFeed
@@ -83,5 +83,40 @@ def publish_service_changes(service: ChangeSource, feed: LiveFeed) -> None:
             schedule(code)
         else:
             loop.call_soon_threadsafe(schedule, code)
+
+    service.on_change(on_change)
+
+
+def player_key(player_id: str) -> str:
+    """The live-feed key a lobby tab watches for its player's tables (MINHAS MESAS):
+    ``"player:<id>"`` (the id is not secret; no table code starts with "player:")."""
+    return f"player:{player_id}"
+
+
+def publish_player_changes(
+    service: ChangeSource, feed: LiveFeed, people: Callable[[str], Sequence[str]]
+) -> None:
+    """After every committed change of a table (by a handler too), publish :func:`player_key`
+    of each of its people on ``feed``: ``people(code)`` gives their ids (a database read, run
+    in a worker thread). Must be called on the event loop that runs the pushes."""
+    loop = asyncio.get_running_loop()
+    pending: set[asyncio.Task[None]] = set()
+
+    async def deliver(code: str) -> None:
+        for player_id in await asyncio.to_thread(people, code):
+            feed.publish(player_key(player_id))  # pushes run as tasks, a failure is logged there
+
+    def done(task: asyncio.Task[None]) -> None:
+        pending.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("live update of the players' lists failed", exc_info=task.exception())
+
+    def schedule(code: str) -> None:
+        task = loop.create_task(deliver(code))
+        pending.add(task)
+        task.add_done_callback(done)
+
+    def on_change(code: str) -> None:
+        loop.call_soon_threadsafe(schedule, code)
 
     service.on_change(on_change)

@@ -8,6 +8,7 @@ from typing import Any
 import reflex as rx
 
 from pifecacheta.components.table.shared import UI, T, fill
+from pifecacheta.components.table_rules import table_rules
 from pifecacheta.state.table import TableState
 
 
@@ -69,6 +70,7 @@ def pause_menu() -> rx.Component:
         rx.dialog.content(
             rx.dialog.title(T["menu.pause"]),
             rx.dialog.description(T["pause.body"], size="2"),
+            rx.box(table_rules(), margin_top="0.8em"),  # this table's game and lives, the rules page
             rx.flex(
                 confirm(
                     rx.button(T["btn.leave_game"], color_scheme="red", variant="soft"),
