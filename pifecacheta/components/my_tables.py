@@ -57,8 +57,10 @@ def _row(row: ObjectVar[RowUi]) -> rx.Component:
         aria_label=row.label,
         class_name="my-table",
         underline="none",
+        width="100%",
         style={
             "display": "block",
+            "box_sizing": "border-box",
             "color": "white",
             "padding": "0.6em 0.8em",
             "border_radius": "0.6em",

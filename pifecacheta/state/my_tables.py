@@ -42,7 +42,7 @@ class RowUi(TypedDict):
     href: str
     game: str  # "Pife" / "Cacheta · 7 vidas"
     seats: str  # "Ana, Bia, Tito"
-    status: str  # "Vez de Ana", "SUA VEZ", "Esperando começar", "Terminada: venceu Ana", ...
+    status: str  # "Vez de Ana", "Esperando a sua jogada", "Esperando começar", "Terminada: venceu Ana", ...
     when: str  # "há 5 minutos"
     my_turn: bool
     old: bool
@@ -88,8 +88,8 @@ def _status(row: Any, lang: str) -> str:
         return t["mine.finished"]
     if row.round_over:
         return t["mine.round_over"]
-    if row.my_turn:
-        return t["mine.your_turn"]
+    if row.my_turn:  # the SUA VEZ badge says whose turn; the line says what is awaited
+        return t["mine.your_move"]
     return t["turn.other"].replace("{name}", row.turn_name)
 
 

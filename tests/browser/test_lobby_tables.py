@@ -57,6 +57,53 @@ def test_closed_tabs_then_my_tables_leads_back_to_the_table(app_harness, new_pag
     # Ana's lobby tab follows without a reload: her move now (or the round is over)
     expect(a_row).to_contain_text(re.compile("SUA VEZ"))
     expect(lobby_a.locator(".my-table").first).to_have_attribute("href", f"/mesa/{code}")
+    shots_all(lobby_a, "my_tables_your_turn")
+
+
+def test_finished_tables_fold_under_older_after_seven_days(app_harness, new_page, code_of, shots_all):
+    a = new_page(width=390, height=844)
+    create_table(a, app_harness.frontend_url, "Ana", "pife")
+    code = code_of(a)
+    a.get_by_role("button", name="COMPLETAR COM ROBÔS").click()
+    expect(a.locator(".lobby-seat").filter(has_text="Luna")).to_be_visible()
+    a.get_by_role("button", name="COMEÇAR").click()
+    expect(hand(a)).to_have_count(9)
+    a.get_by_role("button", name="DESISTIR").click()
+    a.locator("#confirm-resign").get_by_role("button", name="DESISTIR").click()
+    _age_table(code, days=8)
+    a.goto(app_harness.frontend_url)
+    older = a.get_by_role("button", name=re.compile("Mais antigas"))
+    expect(older).to_have_text(re.compile(r"Mais antigas \(1\)"))
+    expect(older).to_have_attribute("aria-expanded", "false")
+    expect(a.locator(f'.my-table[href="/mesa/{code}"]')).to_have_count(0)
+    older.click()
+    row = a.locator(f'.my-table[href="/mesa/{code}"]')
+    expect(row).to_contain_text("Terminada")
+    expect(row).to_contain_text("há 1 semana")  # Babel rounds 8 days to a week
+    expect(older).to_have_attribute("aria-expanded", "true")
+    shots_all(a, "my_tables_older")
+
+
+def _age_table(code: str, days: float) -> None:
+    """Move the table's last move back ``days`` in the app's database."""
+    import os
+    from datetime import timedelta
+
+    import sqlalchemy as sa
+
+    from pifecacheta.models import GameTable
+
+    engine = sa.create_engine(os.environ["PIFECACHETA_DB_URL"])
+    try:
+        with engine.begin() as conn:
+            last = conn.execute(sa.select(GameTable.last_move_at).where(GameTable.code == code)).scalar_one()
+            conn.execute(
+                sa.update(GameTable)
+                .where(GameTable.code == code)
+                .values(last_move_at=last - timedelta(days=days))
+            )
+    finally:
+        engine.dispose()
 
 
 def test_joining_needs_the_press(app_harness, new_page, code_of, shots_all):
