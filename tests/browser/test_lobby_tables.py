@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from _flows import create_table, join_table, start_two
+from _frames import ALL_FACES, Recorder, scan_frames
 from _replay import hand
 from playwright.sync_api import expect
 
@@ -41,6 +42,7 @@ def test_closed_tabs_then_my_tables_leads_back_to_the_table(app_harness, new_pag
     expect(row).to_contain_text(re.compile(r"agora mesmo|há \d+ segundos"))
     # Ana keeps the table open in one tab and the lobby in another: there it is Bruno's turn
     lobby_a = a.context.new_page()
+    frames = Recorder(lobby_a)  # the lobby shows no card at all: no frame may carry one
     lobby_a.goto(app_harness.frontend_url)
     a_row = lobby_a.locator(f'.my-table[href="/mesa/{code}"]')
     expect(a_row).to_contain_text("Vez de Bruno")
@@ -58,6 +60,8 @@ def test_closed_tabs_then_my_tables_leads_back_to_the_table(app_harness, new_pag
     expect(a_row).to_contain_text(re.compile("SUA VEZ"))
     expect(lobby_a.locator(".my-table").first).to_have_attribute("href", f"/mesa/{code}")
     shots_all(lobby_a, "my_tables_your_turn")
+    assert any(code in f for f in frames.frames)  # the list itself came through these frames
+    assert scan_frames(frames.frames, ALL_FACES) == []
 
 
 def test_finished_tables_fold_under_older_after_seven_days(app_harness, new_page, code_of, shots_all):
