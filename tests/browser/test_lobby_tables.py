@@ -132,6 +132,8 @@ def test_joining_needs_the_press(app_harness, new_page, code_of, shots_all):
     b.get_by_role("button", name="SENTARSE A LA MESA").click()
     expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
     assert _seats(code) == ["Ana", "Bruno"]
+    expect(b.get_by_role("button", name="LEVANTARSE")).to_be_visible()
+    shots_all(b, "waiting_room_seated")
     # he gets up again: the form is back, Ana sees the free seat
     b.get_by_role("button", name="LEVANTARSE").click()
     expect(b.get_by_role("button", name="SENTARSE A LA MESA")).to_be_visible()
