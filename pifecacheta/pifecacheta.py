@@ -1,4 +1,5 @@
-"""The Reflex app: the lobby at ``/`` and a table at ``/mesa/<code>`` (seed 000 lines 44-75).
+"""The Reflex app: the lobby at ``/``, a table at ``/mesa/<code>``, the rules at ``/regras``
+and ``/reglas`` (seed 000 lines 44-75).
 
 Two lifespan tasks:
 - ``background``: ``sweeper_task`` (pifecacheta/sweeper.py, backend) plays the bots after their
@@ -18,16 +19,18 @@ from pifecacheta import live
 from pifecacheta.components.common import connection_notice
 from pifecacheta.components.reflex_private import quiet_unknown_events, replace_overlay
 from pifecacheta.live.cluster import build_feed, run_feed, run_once_per_cluster
-from pifecacheta.live.service_link import publish_service_changes
+from pifecacheta.live.service_link import publish_player_changes, publish_service_changes
 from pifecacheta.pages.access import access_page, enter_page
 from pifecacheta.pages.lobby import lobby_page
 from pifecacheta.pages.not_found import not_found_page
+from pifecacheta.pages.rules import rules_page
 from pifecacheta.pages.table import table_page
 from pifecacheta.service import get_service
 from pifecacheta.state.access import AccessState
 from pifecacheta.state.document import DocumentState
 from pifecacheta.state.lobby import LobbyState
 from pifecacheta.state.malformed import backend_exception_handler
+from pifecacheta.state.my_tables import MyTablesState
 from pifecacheta.state.snapshots import CACHE
 from pifecacheta.state.table import TableState
 from pifecacheta.state.viewer import ViewerState
@@ -46,6 +49,7 @@ async def live_updates(app: rx.App) -> None:
     service.on_change(CACHE.table_changed)  # cached snapshots of a table are outdated by every change
     feed = live.install(build_feed(app, TableState, service))
     publish_service_changes(service, feed)
+    publish_player_changes(service, feed, service.player_ids)  # MINHAS MESAS of each lobby tab
     await run_feed(feed)
 
 
@@ -75,13 +79,13 @@ app.add_page(
     lobby_page,
     route="/",
     title="Pife ou Cacheta",
-    on_load=[ViewerState.init, DocumentState.sync_language, LobbyState.load],
+    on_load=[ViewerState.init, DocumentState.sync_language, LobbyState.load, MyTablesState.load],
 )
 app.add_page(
     table_page,
     route="/mesa/[code]",
     title="Pife ou Cacheta · Mesa",
-    on_load=[ViewerState.init, DocumentState.sync_language, TableState.load],
+    on_load=[ViewerState.init, DocumentState.sync_language, TableState.load, MyTablesState.remember],
 )
 # Meu acesso: the personal link (a key) and its QR code; the page that link opens.
 app.add_page(
@@ -96,6 +100,9 @@ app.add_page(
     title="Pife ou Cacheta · Acesso",
     on_load=[AccessState.enter, DocumentState.sync_language],
 )
+# The rules (seed 000 / 002 "No Selminha.com"), at a Portuguese and a Spanish address.
+for rules_route in ("/regras", "/reglas"):
+    app.add_page(rules_page, route=rules_route, title="Pife ou Cacheta · Regras", on_load=[ViewerState.init])
 # Any unknown address: a translated "page not found" with a link to create a table.
 app.add_page(
     not_found_page,

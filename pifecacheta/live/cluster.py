@@ -22,7 +22,7 @@ from pifecacheta.live.feed import LiveFeed
 from pifecacheta.live.lease import Lease, hold_and_run, lease_ttl_from_env
 from pifecacheta.live.local import LocalFeed
 from pifecacheta.live.redis_feed import RedisFeed, redis_url
-from pifecacheta.live.service_link import handler_call
+from pifecacheta.live.service_link import is_player_key, remote_change
 
 
 class NotifyingService(Protocol):
@@ -35,9 +35,12 @@ class NotifyingService(Protocol):
 def hear_remote_change(service: NotifyingService, code: str) -> None:
     """Tell this process's ``on_change`` listeners that another process changed table
     ``code``: the snapshot cache drops the table's entries, the bot scheduler (if it runs
-    here) reads the table again. Marked as an event handler's call (``handler_call``), so the
-    service link does not publish the change a second time."""
-    with handler_call():
+    here) reads the table again. Marked as a remote change (``remote_change``), so the
+    service link publishes neither the table nor its players' keys a second time. A lobby
+    tab's ``player:<id>`` key names no table: the feed has pushed it to its tabs already."""
+    if is_player_key(code):
+        return
+    with remote_change():
         service.store.notify(code)
 
 

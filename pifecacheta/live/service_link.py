@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import contextvars
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
 from pifecacheta.live.feed import LiveFeed
@@ -23,6 +23,12 @@ log = logging.getLogger(__name__)
 # True while an event handler calls the service: the handler publishes the change itself,
 # so the service's on_change listener skips it. ``asyncio.to_thread`` copies it to the thread.
 IN_HANDLER: contextvars.ContextVar[bool] = contextvars.ContextVar("pifecacheta_in_handler", default=False)
+
+# True while this process hears a change another process made (``live/cluster.py``): that
+# process already published the table and its players' keys on the shared feed.
+REMOTE_CHANGE: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "pifecacheta_remote_change", default=False
+)
 
 RETRY_DELAY = 0.2  # seconds before a failed delivery of a change is tried once more
 
@@ -35,6 +41,23 @@ def handler_call() -> Iterator[None]:
         yield
     finally:
         IN_HANDLER.reset(token)
+
+
+@contextlib.contextmanager
+def remote_change() -> Iterator[None]:
+    """Mark the change listeners called inside as hearing another process's change: neither
+    the table nor its players' keys are published again (the other process did)."""
+    token, remote = IN_HANDLER.set(True), REMOTE_CHANGE.set(True)
+    try:
+        yield
+    finally:
+        REMOTE_CHANGE.reset(remote)
+        IN_HANDLER.reset(token)
+
+
+def is_player_key(code: str) -> bool:
+    """True for a lobby tab's key (:func:`player_key`), which names no table."""
+    return code.startswith("player:")
 
 
 class ChangeSource(Protocol):
@@ -83,5 +106,42 @@ def publish_service_changes(service: ChangeSource, feed: LiveFeed) -> None:
             schedule(code)
         else:
             loop.call_soon_threadsafe(schedule, code)
+
+    service.on_change(on_change)
+
+
+def player_key(player_id: str) -> str:
+    """The live-feed key a lobby tab watches for its player's tables (MINHAS MESAS):
+    ``"player:<id>"`` (the id is not secret; no table code starts with "player:")."""
+    return f"player:{player_id}"
+
+
+def publish_player_changes(
+    service: ChangeSource, feed: LiveFeed, people: Callable[[str], Sequence[str]]
+) -> None:
+    """After every committed change of a table (by a handler too), publish :func:`player_key`
+    of each of its people on ``feed``: ``people(code)`` gives their ids (a database read, run
+    in a worker thread). Must be called on the event loop that runs the pushes."""
+    loop = asyncio.get_running_loop()
+    pending: set[asyncio.Task[None]] = set()
+
+    async def deliver(code: str) -> None:
+        for player_id in await asyncio.to_thread(people, code):
+            feed.publish(player_key(player_id))  # pushes run as tasks, a failure is logged there
+
+    def done(task: asyncio.Task[None]) -> None:
+        pending.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("live update of the players' lists failed", exc_info=task.exception())
+
+    def schedule(code: str) -> None:
+        task = loop.create_task(deliver(code))
+        pending.add(task)
+        task.add_done_callback(done)
+
+    def on_change(code: str) -> None:
+        if REMOTE_CHANGE.get() or is_player_key(code):  # published where it was made / no table
+            return
+        loop.call_soon_threadsafe(schedule, code)
 
     service.on_change(on_change)

@@ -1,11 +1,13 @@
-"""``/``: create a table (seed 000 lines 46-48)."""
+"""``/``: create a table (seed 000 lines 46-48), MINHAS MESAS (line 72), a link to the rules."""
 
 from __future__ import annotations
 
 import reflex as rx
 
 from pifecacheta.components.common import page_shell
+from pifecacheta.components.my_tables import FOCUS_RING, my_tables
 from pifecacheta.state.lobby import LobbyState
+from pifecacheta.state.my_tables import MyTablesState
 from pifecacheta.state.viewer import ViewerState
 
 # Reflex 0.10.1 exports its components (rx.box, rx.text, ...) untyped and types @rx.event
@@ -34,12 +36,49 @@ def _mode_choice(value: str, label_key: str, hint_key: str) -> rx.Component:
     )
 
 
+def rules_link() -> rx.Component:
+    """REGRAS DO JOGO: a link to ``/regras`` (the rules page)."""
+    return rx.link(  # type: ignore[no-any-return]
+        ViewerState.t["rules.link"],
+        href="/regras",
+        id="rules-link",
+        color_scheme="amber",
+        style={"font_weight": "bold", **FOCUS_RING},
+    )
+
+
 def lobby_page() -> rx.Component:
-    """The home page: name, game choice, CRIAR MESA."""
-    t = ViewerState.t
+    """The home page: name, game choice, CRIAR MESA; MINHAS MESAS (first when it lists any)."""
+    mine = MyTablesState.mine
+    has_rows = (mine.recent.length() > 0) | (mine.old.length() > 0)
     return page_shell(
+        rx.flex(
+            _create_card(),
+            rx.box(
+                my_tables(),
+                style={"order": rx.cond(has_rows, "0", "2"), "flex": "1 1 20em", "min_width": "0"},
+            ),
+            wrap="wrap",
+            gap="1em",
+            align="start",
+            style={"margin": "1.5em auto"},
+        ),
+    )
+
+
+def _create_card() -> rx.Component:
+    """The create-a-table card: tagline, rules link, name, game choice, CRIAR MESA."""
+    t = ViewerState.t
+    return rx.box(  # type: ignore[no-any-return]
         rx.vstack(
-            rx.text(t["app.tagline"], size="3", style={"opacity": "0.9"}),
+            rx.hstack(
+                rx.text(t["app.tagline"], size="3", style={"opacity": "0.9"}),
+                rules_link(),
+                wrap="wrap",
+                justify="between",
+                width="100%",
+                align="baseline",
+            ),
             rx.heading(t["lobby.create_title"], size="6"),
             rx.text(t["name.label"], as_="label", html_for="name-input", weight="bold"),
             rx.input(
@@ -77,10 +116,11 @@ def lobby_page() -> rx.Component:
             spacing="3",
             style={
                 "max_width": "34em",
-                "margin": "1.5em auto",
+                "margin": "0 auto",
                 "padding": "1.2em",
                 "border_radius": "1em",
                 "background": "rgba(0,0,0,0.3)",
             },
         ),
+        style={"order": "1", "flex": "1 1 20em", "min_width": "0"},
     )

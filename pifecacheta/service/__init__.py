@@ -17,7 +17,8 @@ The package, one module per job:
 * ``store``: transactions, loading a table, the guarded save + action log, listeners;
 * ``cache``: the parsed match and views of each table in use, checked against the row;
 * ``identity``: secrets, names, :func:`identify`;
-* ``lobby``: create, join, add bots, start;
+* ``lobby``: create, join, add bots, leave or remove a seat, start;
+* ``my_tables``: a player's tables for the lobby (MINHAS MESAS), plain values;
 * ``play``: moves and snapshots;
 * ``match_life``: absence, rematch votes, 7-day expiry;
 * ``bots``: the bot driver (what a bot plays, when it is due);
@@ -49,6 +50,7 @@ from .errors import (
     ChatEmpty,
     ChatRateLimited,
     ChatTooLong,
+    CreatorStays,
     NeedTwoPlayers,
     NotAbsentYet,
     NotCreator,
@@ -56,6 +58,7 @@ from .errors import (
     NotStarted,
     Refusal,
     RematchNotOffered,
+    SeatNotFound,
     SpectatorCannotChat,
     StaleVersion,
     TableExpired,
@@ -66,6 +69,7 @@ from .history import HistoryBook, HistoryEvent, MatchHistory, RoundSummary
 from .identity import NAME_MAX, clean_name, distinct_name, identify, recognise, replace_secret
 from .lobby import BOT_NAMES, MAX_SEATS, Lobby
 from .match_life import ABSENCE_AFTER, EXPIRE_AFTER, MatchLife
+from .my_tables import KEEP_RECENT, MyTable, MyTables
 from .play import CHAT_HISTORY, Play
 from .store import Store, rules_from_json, rules_to_json, utcnow
 from .values import ChatLine, Identity, SeatInfo, TableSnapshot
@@ -93,9 +97,12 @@ __all__ = [
     "ChatLine",
     "ChatRateLimited",
     "ChatTooLong",
+    "CreatorStays",
     "HistoryEvent",
     "Identity",
+    "KEEP_RECENT",
     "MatchHistory",
+    "MyTable",
     "NeedTwoPlayers",
     "NotAbsentYet",
     "NotCreator",
@@ -105,6 +112,7 @@ __all__ = [
     "RematchNotOffered",
     "RoundSummary",
     "SeatInfo",
+    "SeatNotFound",
     "SpectatorCannotChat",
     "StaleVersion",
     "TableExpired",
@@ -163,6 +171,7 @@ class TableService:
         self._life = MatchLife(self.store)
         self._chat = Chat(self.store)
         self._history = HistoryBook(self.store)
+        self._mine = MyTables(self.store)
         self._bots = BotDriver(
             self.store,
             bot_delay=settings.bot_delay,
@@ -236,6 +245,25 @@ class TableService:
     def start(self, code: str, who: Identity) -> None:
         """Deal the first round, creator only, >= 2 seated (:meth:`.lobby.Lobby.start`)."""
         self._lobby.start(code, who)
+
+    def leave_seat(self, code: str, who: Identity) -> None:
+        """``who`` leaves their waiting-room seat, not the creator (:meth:`.lobby.Lobby.leave_seat`)."""
+        self._lobby.leave_seat(code, who)
+
+    def remove_seat(self, code: str, who: Identity, seat: int) -> None:
+        """The creator removes the person or bot at ``seat`` before the start
+        (:meth:`.lobby.Lobby.remove_seat`)."""
+        self._lobby.remove_seat(code, who, seat)
+
+    def my_tables(self, who: Identity | None, watched: Sequence[str] = ()) -> list[MyTable]:
+        """MINHAS MESAS: ``who``'s tables and the ``watched`` ones, plain values, SUA VEZ first
+        (:meth:`.my_tables.MyTables.my_tables`)."""
+        return self._mine.my_tables(who, watched)
+
+    def player_ids(self, code: str) -> list[str]:
+        """The player ids of table ``code``'s people (seated, left, creator), for the live
+        feed's ``player:<id>`` keys (:meth:`.my_tables.MyTables.player_ids`)."""
+        return self._mine.player_ids(code)
 
     # --- play --------------------------------------------------------------------------
 

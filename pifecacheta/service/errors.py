@@ -152,5 +152,17 @@ class RematchNotOffered(_Coded):
     CODE = "rematch_not_offered"
 
 
+class SeatNotFound(_Coded):
+    """No one sits at that seat number (removing a seat that is free or out of 0..3)."""
+
+    CODE = "no_such_seat"
+
+
+class CreatorStays(_Coded):
+    """The creator cannot leave (or be removed from) the waiting room: they start the match."""
+
+    CODE = "creator_stays"
+
+
 REFUSAL_CODES: tuple[str, ...] = tuple(c.CODE for c in _Coded.__subclasses__())
 """Every code the service raises, in the order of the classes above."""

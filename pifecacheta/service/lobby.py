@@ -2,7 +2,10 @@
 
 A table starts in ``lobby`` with its creator at seat 0 (who deals round 1, seed 000 line 50);
 people join until it is full (4) or started; the creator may fill seats with bots and starts
-once at least two are seated. Every join or bot added restarts the lobby's 7-day expiry.
+once at least two are seated. Before the start a seated person may leave their seat and the
+creator may remove a person or a bot; the seats after it move up one, so the seated stay
+numbered 0..n-1 (the match deals to seats 0..n-1). Every join, bot added or seat freed
+restarts the lobby's 7-day expiry.
 """
 
 from __future__ import annotations
@@ -15,7 +18,17 @@ from sqlmodel import Session
 
 from ..models import GameTable, Player, Seat, TableStatus
 from ..rules import Rules
-from .errors import AlreadyStarted, BadBot, NeedTwoPlayers, NotCreator, StaleVersion, TableFull
+from .errors import (
+    AlreadyStarted,
+    BadBot,
+    CreatorStays,
+    NeedTwoPlayers,
+    NotCreator,
+    NotSeated,
+    SeatNotFound,
+    StaleVersion,
+    TableFull,
+)
 from .identity import distinct_name, verify
 from .store import Loaded, Store, refuse_expired, rules_to_json
 from .values import Identity
@@ -167,3 +180,63 @@ class Lobby:
                 s, ld, {"type": "start", "seats": len(ld.seats)}, seat=None, actor=f"player:{p.id}"
             )
         store.notify(code)
+
+    def leave_seat(self, code: str, who: Identity) -> None:
+        """``who`` gets up from their seat in the waiting room (before the start) and watches.
+
+        The creator stays (they start the match, seed 000 line 50). Logged as
+        ``{"type": "leave_seat"}`` with the seat it had. Raises BadIdentity, TableNotFound,
+        TableExpired, AlreadyStarted, NotSeated, CreatorStays.
+        """
+        store = self._store
+        with store.tx() as s:
+            p = verify(s, who)
+            ld = store.load(s, code)
+            refuse_expired(ld.table)
+            if ld.table.status != TableStatus.LOBBY:
+                raise AlreadyStarted("the match has started: leave through the pause menu")
+            mine = ld.seat_of(p.id)
+            if mine is None:
+                raise NotSeated("you do not sit at this table")
+            if ld.table.creator_id == p.id:
+                raise CreatorStays("the creator stays seated")
+            self._drop_seat(s, ld, mine, {"type": "leave_seat", "seat": mine.seat}, f"player:{p.id}")
+        store.notify(code)
+
+    def remove_seat(self, code: str, who: Identity, seat: int) -> None:
+        """The creator removes the person or bot at ``seat`` (0..3) before the start; the seats
+        after it move up one. Logged as ``{"type": "remove_seat", "seat": seat}``.
+
+        Raises NotCreator, TableExpired, AlreadyStarted, SeatNotFound (nobody there),
+        CreatorStays (their own seat), BadIdentity, TableNotFound.
+        """
+        store = self._store
+        with store.tx() as s:
+            p, ld = self._creator_in_lobby(s, code, who, "remove a seat")
+            target = ld.by_index(seat) if isinstance(seat, int) else None
+            if target is None:
+                raise SeatNotFound(f"nobody sits at seat {seat!r}")
+            if target.player_id == p.id:
+                raise CreatorStays("the creator stays seated")
+            self._drop_seat(s, ld, target, {"type": "remove_seat", "seat": seat}, f"player:{p.id}")
+        store.notify(code)
+
+    def _drop_seat(self, s: Session, ld: Loaded, gone: Seat, entry: dict[str, object], actor: str) -> None:
+        """Delete seat ``gone`` of ``ld`` and move each later seat up one (in order, so the
+        unique (table, seat) pair never collides), then the guarded save of ``entry``."""
+        store = self._store
+        s.delete(gone)
+        s.flush()
+        for later in sorted((x for x in ld.seats if x.seat > gone.seat), key=lambda x: x.seat):
+            later.seat -= 1
+            s.add(later)
+            s.flush()
+        store.save(
+            s,
+            ld.table,
+            ld.table.version,
+            dict(entry),
+            seat=None,
+            actor=actor,
+            last_move_at=store.now(),  # lobby activity: restarts the 7-day expiry
+        )

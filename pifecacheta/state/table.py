@@ -34,6 +34,7 @@ from pifecacheta.service import (
     SpectatorCannotChat,
     get_service,
 )
+from pifecacheta.state.seating import Seating
 from pifecacheta.state.snapshots import CACHE, discard_action, is_refusal
 from pifecacheta.state.table_view import TableView
 from pifecacheta.state.viewer import ViewerState
@@ -92,7 +93,7 @@ async def _in_thread(fn: Any, *args: Any) -> Any:
         return await asyncio.to_thread(fn, *args)
 
 
-class TableState(TableView, rx.State):
+class TableState(TableView, Seating, rx.State):
     """One tab's view of one table: which table, who I am, my pending selection, messages."""
 
     table_code: str = ""
@@ -119,8 +120,8 @@ class TableState(TableView, rx.State):
     @rx.event
     async def load(self) -> Any:
         """on_load of ``/mesa/<code>``: identify, watch the table on the live feed (Reflex runs
-        on_load again on every reconnect, so a reconnected tab watches again), sit if a seat
-        is free."""
+        on_load again on every reconnect, so a reconnected tab watches again). Nobody is seated
+        without pressing SENTAR À MESA (:meth:`sit`), even a browser that has a name."""
         path = str(self.router.url.path or "")
         code = path.rstrip("/").rsplit("/", 1)[-1] if "/mesa/" in path else ""
         self.table_code = code
@@ -135,13 +136,8 @@ class TableState(TableView, rx.State):
         self.table_version = live.current().watch(code, live.tab_of(self))
         self.join_name = session.name
         CACHE.forget_viewer(code, self._who())  # a (re)load shows the table as it is now
-        before = CACHE.commits_heard(code)
-        if session.name:
-            await self._join()
-        if CACHE.commits_heard(code) != before:  # the join seated us: the others must see it
-            return await self._changed()
-        # A reload or a spectator changes nothing: nothing published, the other tabs stay as they are
-        # (this tab's ``ui`` is evaluated and sent with this event's delta anyway).
+        # A load changes nothing: nothing published, the other tabs stay as they are (this
+        # tab's ``ui`` is evaluated and sent with this event's delta anyway).
         return None
 
     async def _join(self) -> int | None:
@@ -163,7 +159,7 @@ class TableState(TableView, rx.State):
 
     @rx.event
     async def sit(self) -> Any:
-        """Sit at the table with the typed name (seed 000 line 46: whoever opens the link sits)."""
+        """SENTAR À MESA: sit with the typed name (seed 000 line 46: whoever opens the link may sit)."""
         from pifecacheta.service import Refusal
 
         session = await self.get_state(ViewerState)

@@ -31,11 +31,14 @@ def create_table(page, url, name, mode_id):
 
 
 def join_table(page, url, name, lang="pt"):
-    """Open the table at ``url`` and sit down as ``name`` (the button in ``lang``)."""
+    """Open the table at ``url`` and sit down as ``name``: opening the link seats nobody, so
+    this types the name and presses SENTAR À MESA (the button in ``lang``), then waits until
+    the seat is taken (the form is gone)."""
     page.goto(url)
     sit = "SENTAR À MESA" if lang == "pt" else "SENTARSE A LA MESA"
     page.locator("#join-name").fill(name)
     page.get_by_role("button", name=sit).click()
+    expect(page.locator("#join-name")).to_have_count(0)
 
 
 def start_two(new_page, app_harness, mode_id, seed, *, b_size=(1366, 900), b_locale="pt-BR"):

@@ -9,6 +9,7 @@ import reflex as rx
 
 from pifecacheta.components.notices import notice_controls
 from pifecacheta.components.table.shared import UI, T, fill
+from pifecacheta.components.table_rules import table_rules
 from pifecacheta.state.table import TableState
 
 
@@ -70,6 +71,7 @@ def pause_menu() -> rx.Component:
         rx.dialog.content(
             rx.dialog.title(T["menu.pause"]),
             rx.dialog.description(T["pause.body"], size="2"),
+            rx.box(table_rules(), margin_top="0.8em"),  # this table's game and lives, the rules page
             # Meu acesso (continue on another device) and the your-turn notices
             rx.box(notice_controls(), margin_top="1em"),
             rx.link(T["access.open"], href="/acesso", id="pause-access", margin_top="0.8em", display="block"),

@@ -1,12 +1,18 @@
-"""The waiting room (invite link, the four seats, sit / start / add robots) and the expired room."""
+"""The waiting room (invite link, the table's rules, the four seats, SENTAR À MESA, get up,
+the creator's remove / + ROBÔ / COMPLETAR COM ROBÔS / COMEÇAR) and the expired room.
+
+Nobody sits without pressing SENTAR À MESA; before the start a seated player may get up
+(LEVANTAR) and the creator may remove any other seat (seed 000 lines 46, 50, 70)."""
 
 from __future__ import annotations
 
 import reflex as rx
 from reflex_base.vars import ObjectVar
 
+from pifecacheta.components.my_tables import FOCUS_RING
 from pifecacheta.components.table.messages import message_callout
-from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, new_table_link
+from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, fill, new_table_link
+from pifecacheta.components.table_rules import table_rules
 from pifecacheta.state.table import TableState
 from pifecacheta.state.view_model import SeatUi
 
@@ -20,8 +26,30 @@ ROOM_STYLE: dict[str, str] = {
 }
 
 
+def _seat_button(seat: ObjectVar[SeatUi]) -> rx.Component:
+    """LEVANTAR on my own seat (not the creator's), TIRAR on another seat for the creator;
+    only in the waiting room."""
+    lobby = UI.status == "lobby"
+    mine = seat.is_me & ~seat.creator
+    theirs = UI.is_creator & ~seat.is_me & ~seat.empty
+    return rx.cond(  # type: ignore[no-any-return]
+        lobby & (mine | theirs),
+        rx.button(
+            rx.cond(mine, T["btn.stand_up"], T["btn.remove_seat"]),
+            on_click=rx.cond(mine, TableState.leave_seat, TableState.remove_seat(seat.seat)),  # type: ignore[operator]
+            aria_label=rx.cond(mine, T["btn.stand_up"], fill("seat.remove_label", seat.name)),
+            size="1",
+            variant="soft",
+            color_scheme=rx.cond(mine, "gray", "red"),
+            class_name="seat-button",
+            style={"flex_shrink": "0", **FOCUS_RING},
+        ),
+    )
+
+
 def lobby_seat(seat: ObjectVar[SeatUi]) -> rx.Component:
-    """One seat of the waiting room: its number, then LIVRE or the name with its badges."""
+    """One seat of the waiting room: its number, then LIVRE or the name with its badges, and
+    LEVANTAR / TIRAR (:func:`_seat_button`)."""
     return rx.hstack(  # type: ignore[no-any-return]
         rx.text(seat.seat + 1, weight="bold", style={"width": "1.4em", "opacity": "0.7"}),  # type: ignore[operator]
         rx.cond(
@@ -37,6 +65,8 @@ def lobby_seat(seat: ObjectVar[SeatUi]) -> rx.Component:
                 style={"min_width": "0"},
             ),
         ),
+        rx.spacer(),
+        _seat_button(seat),
         align="center",
         padding="0.4em 0.6em",
         style={"background": "rgba(0,0,0,0.2)", "border_radius": "0.5em", "min_width": "0"},
@@ -117,6 +147,19 @@ def _creator_controls() -> rx.Component:
                 rx.cond(
                     UI.seated < 4,  # type: ignore[operator]
                     rx.button(
+                        T["btn.add_one_bot"],
+                        on_click=TableState.add_one_bot,
+                        disabled=~UI.can_add_bots,
+                        size="3",
+                        variant="soft",
+                        color_scheme="gray",
+                        id="add-one-bot",
+                        aria_label=T["btn.add_one_bot_label"],
+                    ),
+                ),
+                rx.cond(
+                    UI.seated < 4,  # type: ignore[operator]
+                    rx.button(
                         T["btn.add_bots"],
                         on_click=TableState.add_bots,
                         disabled=~UI.can_add_bots,
@@ -138,9 +181,11 @@ def _creator_controls() -> rx.Component:
 
 
 def waiting_room() -> rx.Component:
-    """Invite link with a copy button, the four seats, sit / start / add robots."""
+    """The title, the table's rules, the invite link with a copy button, the four seats,
+    SENTAR À MESA, and the creator's controls."""
     return rx.vstack(  # type: ignore[no-any-return]
         _title(),
+        table_rules(),
         *_invite(),
         rx.text(T["lobby.seats"], weight="bold"),
         rx.vstack(rx.foreach(UI.seats, lobby_seat), width="100%", spacing="2"),

@@ -1,0 +1,41 @@
+"""The table's own rules in one line (the game, the starting lives) and the link to the rules
+page, for the waiting room and the pause menu (seed 000 line 48: the creator picks Pife, or
+Cacheta with 7 or 10 lives)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from pifecacheta.components.my_tables import FOCUS_RING
+from pifecacheta.components.table.shared import UI, T
+
+
+def rules_page_link(new_tab: bool = True) -> rx.Component:
+    """REGRAS DO JOGO: ``/regras``; from a table it opens in a new tab (the table stays)."""
+    return rx.link(  # type: ignore[no-any-return]
+        rx.cond(new_tab, T["rules.link_new_tab"], T["rules.link"]),
+        href="/regras",
+        is_external=new_tab,
+        color_scheme="amber",
+        class_name="rules-link",
+        style={"font_weight": "bold", **FOCUS_RING},
+    )
+
+
+def table_rules() -> rx.Component:
+    """ "Pife: sem coringa; a primeira batida vence a partida." or "Cacheta, 7 vidas: ...", and
+    the link to the rules page."""
+    return rx.vstack(  # type: ignore[no-any-return]
+        rx.text(
+            rx.cond(
+                UI.mode == "pife",
+                T["rules.this_pife"],
+                T["rules.this_cacheta"].split("{lives}").join(UI.lives_start.to_string()),
+            ),
+            size="2",
+            id="table-rules",
+        ),
+        rules_page_link(),
+        spacing="1",
+        width="100%",
+    )
