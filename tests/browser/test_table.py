@@ -143,7 +143,9 @@ def test_spectator_refusal_and_language(app_harness, new_page, shot):
     a.get_by_role("button", name="PEGAR DO LIXO").click()
     expect(hand(a)).to_have_count(10)
     a.locator(f'#hand [data-card="{code}"]').first.dblclick()
-    expect(a.get_by_role("alert")).to_have_text("A carta que veio do lixo não pode ser descartada nesta vez.")
+    expect(a.get_by_role("alert")).to_have_text(
+        "A carta que veio do lixo não pode ser descartada nesta vez, nem a igual do outro baralho."
+    )
     expect(hand(a)).to_have_count(10)
     # Sort toggle: by rank, then back by suit.
     order = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
