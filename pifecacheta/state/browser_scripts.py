@@ -60,3 +60,21 @@ def turn_signal(
         " return 'notified'; } catch (e) {} }"
         f" return 'shown'; }})({args})"
     )
+
+
+def share_link(title: str, text: str, url: str) -> str:
+    """The snippet that opens the system share sheet (``navigator.share``) with ``title``,
+    ``text`` and ``url``; where the browser has none, it copies ``url`` to the clipboard.
+    Evaluates (a promise) to ``"shared"``, ``"copied"`` or ``"cancelled"``."""
+    args = json.dumps({"title": title, "text": text, "url": url})
+    return (
+        "(async (a) => { if (navigator.share) { try { await navigator.share(a); return 'shared'; }"
+        " catch (e) { return 'cancelled'; } }"
+        " try { await navigator.clipboard.writeText(a.url); } catch (e) {} return 'copied'; })"
+        f"({args})"
+    )
+
+
+def set_document_language(lang: str) -> str:
+    """The snippet that sets ``<html lang>`` to ``lang`` (a language code)."""
+    return f"document.documentElement.lang = {json.dumps(lang)}"

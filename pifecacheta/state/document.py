@@ -8,17 +8,16 @@ switch, so browsers do not offer a translation and screen readers pick the right
 
 from __future__ import annotations
 
-import json
-
 import reflex as rx
 from reflex.event import EventSpec
 
+from pifecacheta.state import browser_scripts
 from pifecacheta.state.viewer import ViewerState
 
 
 def set_document_language(lang: str) -> EventSpec:
     """The browser event that sets ``<html lang>`` to ``lang`` (a language code)."""
-    return rx.call_script(f"document.documentElement.lang = {json.dumps(lang)}")
+    return rx.call_script(browser_scripts.set_document_language(lang))
 
 
 class DocumentState(rx.State):

@@ -34,6 +34,7 @@ from pifecacheta.service import (
     SpectatorCannotChat,
     get_service,
 )
+from pifecacheta.state.invite import Invite
 from pifecacheta.state.seating import Seating
 from pifecacheta.state.snapshots import CACHE, discard_action, is_refusal
 from pifecacheta.state.table_view import TableView
@@ -93,7 +94,7 @@ async def _in_thread(fn: Any, *args: Any) -> Any:
         return await asyncio.to_thread(fn, *args)
 
 
-class TableState(TableView, Seating, rx.State):
+class TableState(TableView, Seating, Invite, rx.State):
     """One tab's view of one table: which table, who I am, my pending selection, messages."""
 
     table_code: str = ""

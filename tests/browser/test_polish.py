@@ -130,3 +130,27 @@ def test_a_long_deck_name_keeps_the_phone_header_in_the_screen(app_harness, new_
         box = page.locator("#lang-es").bounding_box()
         assert box is not None and box["x"] + box["width"] <= PHONE
         shot(page, f"header_deck_{lang_id}_390")
+
+
+def test_the_invite_link_goes_out_by_whatsapp_or_the_share_sheet(app_harness, new_page):
+    """Beside COPIAR LINK: WHATSAPP opens wa.me with the invitation typed in (in the viewer's
+    language), COMPARTILHAR the system share sheet with the link."""
+    from urllib.parse import parse_qs, urlparse
+
+    a = new_page(width=PHONE, height=844)
+    a.add_init_script("navigator.share = async (data) => { window.__shared = data; };")
+    create_table(a, app_harness.frontend_url, "Ana", "cacheta7")
+    invite = a.locator("#invite-url").input_value()
+    assert "/mesa/" in invite
+    whatsapp = a.get_by_role("link", name="Convidar pelo WhatsApp")
+    expect(whatsapp).to_have_attribute("href", re.compile(r"^https://wa\.me/\?text="))
+    text = parse_qs(urlparse(whatsapp.get_attribute("href")).query)["text"][0]
+    assert text == f"Vem jogar Pife ou Cacheta comigo: {invite}"
+    a.get_by_role("button", name="Compartilhar o link").click()
+    a.wait_for_function("() => window.__shared !== undefined")
+    shared = a.evaluate("() => window.__shared")
+    assert shared["url"] == invite and shared["title"] == "Pife ou Cacheta"
+    a.locator("#lang-es").click()
+    expect(a.get_by_role("link", name="Invitar por WhatsApp")).to_have_attribute(
+        "href", re.compile(r"Ven%20a%20jugar")
+    )

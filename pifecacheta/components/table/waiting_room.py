@@ -102,6 +102,31 @@ def _invite() -> list[rx.Component]:
             ),
             width="100%",
         ),
+        rx.hstack(
+            # WhatsApp, where most Brazilian tables are arranged; and the system share sheet
+            rx.button(  # a link that looks like a button (Radix asChild): one control, not two
+                rx.link(
+                    rx.icon("message-circle", size=16),
+                    T["btn.whatsapp"],
+                    href=TableState.whatsapp_url,
+                    is_external=True,
+                    aria_label=T["invite.whatsapp_label"],
+                    id="share-whatsapp",
+                ),
+                as_child=True,
+                color_scheme="green",
+            ),
+            rx.button(
+                rx.icon("share-2", size=16),
+                T["btn.share"],
+                on_click=TableState.share,
+                variant="soft",
+                color_scheme="amber",
+                aria_label=T["invite.share_label"],
+                id="share-link",
+            ),
+            wrap="wrap",
+        ),
         rx.text(T["invite.hint"], size="2", style={"opacity": "0.85"}),
     ]
 
