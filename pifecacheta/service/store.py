@@ -37,10 +37,16 @@ from .errors import StaleVersion, TableExpired, TableNotFound
 log = logging.getLogger(__name__)
 
 PLAY_PHASES = (Phase.DRAW, Phase.DISCARD)
-# the statements of every load, built once (building a statement costs more than running it)
-_TABLE_BY_CODE = select(GameTable).where(GameTable.code == sa.bindparam("code"))
+# the statements of every load, built once (building a statement costs more than running it);
+# Core rows, not ORM objects: a load is read-only, and building the ORM objects cost as much as
+# the queries themselves
+_TABLE_COLS = GameTable.__table__.c  # type: ignore[attr-defined]
+_SEAT_COLS = Seat.__table__.c  # type: ignore[attr-defined]
+_TABLE_BY_CODE = sa.select(*_TABLE_COLS).where(_TABLE_COLS.code == sa.bindparam("code"))
+_SEATS_OF_TABLE = (
+    sa.select(*_SEAT_COLS).where(_SEAT_COLS.table_id == sa.bindparam("table_id")).order_by(_SEAT_COLS.seat)
+)
 _INSERT_LOG = sa.insert(ActionLog)
-_SEATS_OF_TABLE = select(Seat).where(Seat.table_id == sa.bindparam("table_id")).order_by(col(Seat.seat))
 _SAVED = "pifecacheta.saved_matches"  # Session.info key: matches to cache once committed
 _WRITE_LOCKS: dict[str, threading.RLock] = {}  # database URL -> this process's writers' turn
 _WRITE_LOCKS_LOCK = threading.Lock()
@@ -103,15 +109,54 @@ def votes_json(votes: Iterable[int] = ()) -> str:
     return json.dumps({"votes": sorted(votes)})
 
 
-def read_votes(t: GameTable) -> frozenset[int]:
+def read_votes(t: TableRow) -> frozenset[int]:
     """The seats that voted for a rematch at ``t``."""
     return frozenset(int(v) for v in json.loads(t.rematch_json).get("votes", []))
 
 
-def refuse_expired(t: GameTable) -> None:
+def refuse_expired(t: TableRow) -> None:
     """Raise TableExpired (``table_expired``) for a table that expired in the lobby."""
     if t.status == TableStatus.EXPIRED:
         raise TableExpired("the table expired before its match started")
+
+
+@dataclass(slots=True)
+class TableRow:
+    """One ``game_table`` row as read by :meth:`Store.load` (the columns of
+    :class:`~pifecacheta.models.GameTable`, same names and types); a plain value, not tied to
+    any session, so changing it writes nothing."""
+
+    id: int
+    code: str
+    mode: str
+    lives: int
+    rules_json: str
+    creator_id: str
+    status: str
+    match_json: str | None
+    version: int
+    created_at: datetime
+    last_move_at: datetime
+    turn_started_at: datetime
+    rematch_json: str
+
+
+@dataclass(slots=True)
+class SeatRow:
+    """One ``seat`` row as read by :meth:`Store.load` (the columns of
+    :class:`~pifecacheta.models.Seat`); a plain value like :class:`TableRow`."""
+
+    id: int
+    table_id: int
+    seat: int
+    player_id: str | None
+    bot: str | None
+    name: str
+    left: bool
+
+
+assert [f.name for f in fields(TableRow)] == [c.name for c in _TABLE_COLS]  # Core rows map by position
+assert [f.name for f in fields(SeatRow)] == [c.name for c in _SEAT_COLS]
 
 
 @dataclass
@@ -119,16 +164,16 @@ class Loaded:
     """A table as read inside one transaction: the row, its seats by seat number, the match
     (None in the lobby) and its cache entry (None in the lobby)."""
 
-    table: GameTable
-    seats: list[Seat]
+    table: TableRow
+    seats: list[SeatRow]
     match: Match | None
     cached: CachedMatch | None = None
 
-    def seat_of(self, player_id: str) -> Seat | None:
+    def seat_of(self, player_id: str) -> SeatRow | None:
         """The seat of ``player_id`` (left or not), or None."""
         return next((s for s in self.seats if s.player_id == player_id), None)
 
-    def by_index(self, seat: int) -> Seat | None:
+    def by_index(self, seat: int) -> SeatRow | None:
         """The seat numbered ``seat`` (0..3), or None when empty."""
         return next((s for s in self.seats if s.seat == seat), None)
 
@@ -226,17 +271,26 @@ class Store:
 
     def load(self, s: Session, code: str) -> Loaded:
         """The table ``code`` with its seats and match; raises TableNotFound (``table_not_found``)."""
-        t = s.exec(_TABLE_BY_CODE, params={"code": code}).first()
-        if t is None:
+        conn = s.connection()  # Core statements on the session's own transaction
+        row = conn.execute(_TABLE_BY_CODE, {"code": code}).first()
+        if row is None:
             raise TableNotFound(f"no table {code!r}")
-        seats = list(s.exec(_SEATS_OF_TABLE, params={"table_id": t.id}).all())
+        t = TableRow(*row)
+        seats = [SeatRow(*x) for x in conn.execute(_SEATS_OF_TABLE, {"table_id": t.id})]
         if t.match_json is None:
             return Loaded(t, seats, None)
         cached = self.matches.get(code, t.version, t.match_json)
         return Loaded(t, seats, cached.match, cached)
 
     def add_log(
-        self, s: Session, t: GameTable, version: int, entry: dict[str, Any], *, seat: int | None, actor: str
+        self,
+        s: Session,
+        t: TableRow | GameTable,
+        version: int,
+        entry: dict[str, Any],
+        *,
+        seat: int | None,
+        actor: str,
     ) -> None:
         """Add the action-log row of the change that produced table version ``version``.
 
@@ -259,7 +313,7 @@ class Store:
     def save(
         self,
         s: Session,
-        t: GameTable,
+        t: TableRow,
         expected_version: int,
         entry: dict[str, Any],
         *,
