@@ -82,10 +82,10 @@ class Play:
         with store.read() as s:
             conn = s.connection()
             ids = {w.player_id for w in whos if w is not None and w.player_id and w.secret}
-            hashes = dict(conn.execute(_PLAYERS, {"ids": list(ids)}).tuples().all()) if ids else {}
+            hashes = {r[0]: r[1] for r in conn.execute(_PLAYERS, {"ids": list(ids)})} if ids else {}
             ld = store.load(s, code)
             t, cached = ld.table, ld.cached
-            chat_rows = conn.execute(_LAST_CHAT, {"table_id": t.id}).tuples().all()
+            chat_rows = conn.execute(_LAST_CHAT, {"table_id": t.id}).all()
         rules = rules_from_json(t.rules_json)
         status = TableStatus(t.status)
         creator = next((x.seat for x in ld.seats if x.player_id == t.creator_id), None)

@@ -31,7 +31,7 @@ from sqlmodel import Session, col, select
 from ..models import ActionLog, GameTable, Seat, TableStatus
 from ..rules import Action, LeaveTable, Match, Mode, Phase, Rules, new_match
 from ..settings import fixed_seed_from_env
-from .cache import DEFAULT_TABLES, CachedMatch, MatchCache
+from .cache import DEFAULT_TABLES, CachedMatch, Committed, LastCommits, MatchCache
 from .errors import StaleVersion, TableExpired, TableNotFound
 
 log = logging.getLogger(__name__)
@@ -48,6 +48,7 @@ _SEATS_OF_TABLE = (
 )
 _INSERT_LOG = sa.insert(ActionLog)
 _SAVED = "pifecacheta.saved_matches"  # Session.info key: matches to cache once committed
+_COMMITTED = "pifecacheta.commits"  # Session.info key: (code, Committed) to keep once committed
 _WRITE_LOCKS: dict[str, threading.RLock] = {}  # database URL -> this process's writers' turn
 _WRITE_LOCKS_LOCK = threading.Lock()
 
@@ -192,6 +193,7 @@ class Store:
 
     Attributes:
         matches: the parsed matches of the tables in use (see the module docstring).
+        commits: what this process's latest commit of each table wrote (:class:`~.cache.LastCommits`).
     """
 
     def __init__(
@@ -210,6 +212,7 @@ class Store:
         self.listeners: list[Callable[[str], None]] = []
         self._listeners_lock = threading.Lock()
         self.matches = MatchCache(cache_tables)
+        self.commits = LastCommits(cache_tables)
 
     # --- time and seeds ------------------------------------------------------------------
 
@@ -230,13 +233,15 @@ class Store:
     @contextmanager
     def tx(self) -> Iterator[Session]:
         """One write transaction (BEGIN IMMEDIATE on SQLite), committed on success; then the
-        matches it saved go to :attr:`matches`. This process's writers take their turn on
-        :func:`write_lock` first (held until the commit or rollback)."""
+        matches it saved go to :attr:`matches` and its saves to :attr:`commits`. This process's
+        writers take their turn on :func:`write_lock` first (held until the commit or rollback)."""
         with Session(self.engine, expire_on_commit=False) as s:
             with self._write_lock, s.begin():
                 yield s
             for code, version, text, match in s.info.pop(_SAVED, ()):
                 self.matches.put(code, version, text, match)
+            for code, commit in s.info.pop(_COMMITTED, ()):
+                self.commits.put(code, commit)
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -338,6 +343,10 @@ class Store:
         self.add_log(s, t, expected_version + 1, entry, seat=seat, actor=actor)
         if match is not None:
             s.info.setdefault(_SAVED, []).append((t.code, expected_version + 1, values["match_json"], match))
+        status, last = values.get("status", t.status), values.get("last_move_at", t.last_move_at)
+        s.info.setdefault(_COMMITTED, []).append(
+            (t.code, Committed(expected_version + 1, status, last, match))
+        )
         return expected_version + 1
 
     def deal_new_match(
