@@ -40,13 +40,32 @@ PLAY_PHASES = (Phase.DRAW, Phase.DISCARD)
 # the statements of every load, built once (building a statement costs more than running it);
 # Core rows, not ORM objects: a load is read-only, and building the ORM objects cost as much as
 # the queries themselves
-_TABLE_COLS = GameTable.__table__.c  # type: ignore[attr-defined]
+_GAME_TABLE: sa.Table = GameTable.__table__  # type: ignore[attr-defined]
+_TABLE_COLS = _GAME_TABLE.c
 _SEAT_COLS = Seat.__table__.c  # type: ignore[attr-defined]
 _TABLE_BY_CODE = sa.select(*_TABLE_COLS).where(_TABLE_COLS.code == sa.bindparam("code"))
 _SEATS_OF_TABLE = (
     sa.select(*_SEAT_COLS).where(_SEAT_COLS.table_id == sa.bindparam("table_id")).order_by(_SEAT_COLS.seat)
 )
-_INSERT_LOG = sa.insert(ActionLog)
+_INSERT_LOG = sa.insert(ActionLog.__table__)  # type: ignore[attr-defined]  # Core: not the ORM's bulk insert
+_UPDATES: dict[frozenset[str], sa.Update] = {}  # the guarded UPDATE of each set of columns written
+
+
+def _guarded_update(columns: frozenset[str]) -> sa.Update:
+    """``UPDATE game_table SET version = :new_version, <columns> = :<column> WHERE id = :table_id
+    AND version = :expected``, built once per set of columns."""
+    stmt = _UPDATES.get(columns)
+    if stmt is None:
+        stmt = _UPDATES[columns] = (
+            sa.update(_GAME_TABLE)
+            .where(
+                _TABLE_COLS.id == sa.bindparam("table_id"), _TABLE_COLS.version == sa.bindparam("expected")
+            )
+            .values(version=sa.bindparam("new_version"), **{c: sa.bindparam(c) for c in sorted(columns)})
+        )
+    return stmt
+
+
 _SAVED = "pifecacheta.saved_matches"  # Session.info key: matches to cache once committed
 _COMMITTED = "pifecacheta.commits"  # Session.info key: (code, Committed) to keep once committed
 _WRITE_LOCKS: dict[str, threading.RLock] = {}  # database URL -> this process's writers' turn
@@ -303,7 +322,7 @@ class Store:
         ``actor`` is ``player:<id>``, ``bot:<name>`` or ``system``.
         """
         assert t.id is not None
-        s.execute(  # a plain INSERT: the row is never read back in this transaction
+        s.connection().execute(  # a plain INSERT: the row is never read back in this transaction
             _INSERT_LOG,
             {
                 "table_id": t.id,
@@ -332,13 +351,11 @@ class Store:
         (:meth:`add_log`). ``match``: the match whose dump is ``values["match_json"]``, kept in
         :attr:`matches` once the transaction commits. Returns the new table version; raises
         StaleVersion (``stale_version``) if another writer won."""
-        res = s.execute(
-            sa.update(GameTable)
-            .where(col(GameTable.id) == t.id, col(GameTable.version) == expected_version)
-            .values(version=expected_version + 1, **values)
-            .execution_options(synchronize_session=False)
+        res = s.connection().execute(
+            _guarded_update(frozenset(values)),
+            {"table_id": t.id, "expected": expected_version, "new_version": expected_version + 1, **values},
         )
-        if res.rowcount != 1:  # type: ignore[attr-defined]  # CursorResult of an UPDATE has rowcount
+        if res.rowcount != 1:
             raise StaleVersion("the table changed: reload and try again")
         self.add_log(s, t, expected_version + 1, entry, seat=seat, actor=actor)
         if match is not None:
