@@ -1,11 +1,12 @@
 """The Reflex app: the lobby at ``/`` and a table at ``/mesa/<code>`` (seed 000 lines 44-75).
 
-Two lifespan tasks:
+Three lifespan tasks:
 - ``sweeper_task`` (pifecacheta/sweeper.py, backend): plays the bots after their delay, closes
   FIM DA RODADA when only bots still play, expires idle tables.
 - ``live_updates``: builds this process's live feed (``pifecacheta.live``) with the running
   app and links the service to it, so every open tab sees bot moves and sweeps within a
   fraction of a second (event handlers publish their own changes).
+- ``gc_tuning_task`` (pifecacheta/gc_tuning.py): the garbage collector set for a server.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import reflex as rx
 from pifecacheta import live
 from pifecacheta.components.common import connection_notice
 from pifecacheta.components.reflex_private import replace_overlay
+from pifecacheta.gc_tuning import gc_tuning_task
 from pifecacheta.live.service_link import publish_service_changes
 from pifecacheta.pages.lobby import lobby_page
 from pifecacheta.pages.not_found import not_found_page
@@ -57,3 +59,4 @@ app.add_page(
 app.add_page(not_found_page, route="404", title="Pife ou Cacheta · 404", on_load=[ViewerState.init])
 app.register_lifespan_task(live_updates)
 app.register_lifespan_task(sweeper_task)
+app.register_lifespan_task(gc_tuning_task)
