@@ -21,9 +21,12 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import signal
 import socket
+import statistics
 import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Awaitable, Callable
@@ -246,6 +249,17 @@ class Server:
         """The serving worker's resident memory, MiB."""
         return float(self.worker.memory_info().rss) / 2**20
 
+    def profile(self, seconds: float, out: Path) -> subprocess.Popen[bytes] | None:
+        """Start ``py-spy record --gil`` of the worker for ``seconds`` (the samples of the thread
+        holding the GIL, i.e. its CPU), collapsed stacks written to ``out`` (:func:`top_frames`
+        reads them). None when py-spy is not installed (``pip install py-spy``)."""
+        exe = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+        if not Path(exe).exists():
+            return None
+        cmd = [exe, "record", "--gil", "--nonblocking", "-r", "50", "-d", str(int(seconds)), "-f", "raw"]
+        cmd += ["-o", str(out), "-p", str(self.worker.pid)]
+        return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
     def log_errors(self) -> int:
         """Lines of the server's log that report an error or a traceback."""
         try:
@@ -272,3 +286,62 @@ class Server:
             except (subprocess.TimeoutExpired, ProcessLookupError):
                 pass
         self.proc = None
+
+
+# ---- the report ---------------------------------------------------------------------------------
+def pct(values: list[float], q: float) -> float:
+    """Nearest-rank percentile ``q`` (0-100) of ``values``; NaN when there are none."""
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[max(0, min(len(s) - 1, int(round(q / 100 * len(s) + 0.5)) - 1))]
+
+
+def med(values: list[float]) -> float:
+    """The median of ``values``; NaN when there are none."""
+    return statistics.median(values) if values else float("nan")
+
+
+HEADER = (
+    "| config | tables | tabs | moves/s (people's) | server CPU | CPU ms per move | RSS MB | bench CPU"
+    " | move -> other tab med / p95 / p99 ms | own reply med / p95 ms"
+    " | bot wait beyond delay med / p95 ms | refusals | errors | dropped |"
+)
+ROW = (
+    "| {label} | {n} | {tabs} | {moves_s:.1f} ({people_s:.1f}) | {cpu:.0f}% | {cpu_ms:.2f} | {rss:.0f}"
+    " | {bench_cpu:.0f}%"
+    " | {o50:.0f} / {o95:.0f} / {o99:.0f} | {r50:.0f} / {r95:.0f}"
+    " | {b50:.0f} / {b95:.0f} | {refused} | {errors} | {dropped} |"
+)
+RATIOS = ("moves_s", "cpu", "cpu_ms", "rss", "o50", "o95", "o99", "r50", "r95", "b50", "b95")
+
+
+def ratios(a: dict[str, Any], b: dict[str, Any]) -> str:
+    """B/A of the main figures at one N (below 1: B is faster or cheaper, moves/s aside)."""
+    parts = [f"{k} {b[k] / a[k]:.2f}" if a[k] and a[k] == a[k] and b[k] == b[k] else f"{k} -" for k in RATIOS]
+    return f"  B/A at {a['n']} tables: " + ", ".join(parts)
+
+
+_LAUNCH = ("<module>", "reflex/utils/", "reflex/reflex.py", "sweeper_task", "run_sweeper")  # whole-run frames
+
+
+def top_frames(path: Path, n: int = 8, where: tuple[str, ...] = ("pifecacheta/", "reflex")) -> list[str]:
+    """The ``n`` functions of files under ``where`` found in most samples of a py-spy raw
+    (collapsed) profile, inclusive (counted once per sample however deep it recurs): ``"name
+    12.3%"`` (share of all samples), most first."""
+    counts: dict[str, int] = {}
+    total = 0
+    for line in path.read_text(errors="replace").splitlines():
+        stack, _, k = line.rpartition(" ")
+        if not k.isdigit():
+            continue
+        total += int(k)
+        frames = {
+            f.split(" (")[0]
+            for f in stack.split(";")
+            if any(w in f.partition(" (")[2] for w in where) and not any(x in f for x in _LAUNCH)
+        }
+        for name in frames:
+            counts[name] = counts.get(name, 0) + int(k)
+    top = sorted(counts.items(), key=lambda kv: -kv[1])[:n]
+    return [f"{name} {k / max(1, total):.1%}" for name, k in top]

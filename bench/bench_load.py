@@ -35,7 +35,6 @@ import os
 import random
 import shutil
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -46,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _load_io import Config, Server, SioTab  # noqa: E402 - the bench folder is not a package
+from _load_io import HEADER, ROW, Config, Server, SioTab, med, pct, ratios, top_frames  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 KNEE_MS = 250.0
@@ -206,7 +205,9 @@ class Tab:
                 return "take", {"version": v}
             return "draw", {"version": v}
         if ui.get("can_discard"):
-            hand = [c for c in ui.get("hand_by_suit", []) if not c.get("taken")]
+            cards = ui.get("hand_by_suit", [])  # neither the card taken from the pile nor its twin
+            taken = {(c.get("rank"), c.get("suit")) for c in cards if c.get("taken")}
+            hand = [c for c in cards if (c.get("rank"), c.get("suit")) not in taken]
             plain = [c for c in hand if not c.get("wild")] or hand
             if not plain:
                 return None
@@ -331,10 +332,14 @@ class Run:
         me = time.process_time  # this bench's own CPU: the clients share the machine's cores
         cpu0, mine0, st.t0 = server.cpu_seconds(), me(), time.monotonic()
         rss_max = rss0 = server.rss_mb()
+        spy = self.args.py_spy and self.args.py_spy / f"{self.cfg.label}-{self.n}.txt"
+        spy_proc = spy and server.profile(self.args.seconds, spy)
         while time.monotonic() - st.t0 < self.args.seconds:
             await asyncio.sleep(1.0)
             rss_max = max(rss_max, server.rss_mb())
         st.t1 = time.monotonic()
+        if spy and spy_proc:
+            await asyncio.to_thread(spy_proc.wait, 60)
         cpu1, mine = server.cpu_seconds(), (me() - mine0) / (st.t1 - st.t0) * 100
         stop.set()
         await asyncio.sleep(2.0)  # the last moves' updates still on their way
@@ -348,6 +353,8 @@ class Run:
         cpu = (cpu1 - cpu0) / (st.t1 - st.t0) * 100
         f = self._figures(connect_s, cpu, rss_max, server.log_errors()) | {"bench_cpu": mine}
         f["notes"].insert(0, f"RSS {rss0:.0f} -> {server.rss_mb():.0f} MiB")
+        if spy and spy.exists():
+            f["notes"].append(f"profile {spy}: " + ", ".join(top_frames(spy)))
         return f
 
     def _figures(self, connect_s: float, cpu: float, rss: float, log_errors: int) -> dict[str, Any]:
@@ -371,6 +378,7 @@ class Run:
         return {
             "n": self.n, "tabs": len(self.tabs), "connect_s": connect_s, "moves_s": st.version_steps / span,
             "people_s": len(st.moves) / span, "cpu": cpu, "rss": rss,
+            "cpu_ms": cpu * 10 / (st.version_steps / span) if st.version_steps else float("nan"),
             "o50": med(others), "o95": pct(others, 95), "o99": pct(others, 99),
             "r50": med(reply), "r95": pct(reply, 95), "b50": med(bot), "b95": pct(bot, 95),
             "refused": sum(st.refusals.values()), "errors": len(st.errors) + log_errors,
@@ -381,39 +389,6 @@ class Run:
 
 
 SERVERS: list[Server] = []  # running servers, stopped on any exit
-
-
-# ---- report -------------------------------------------------------------------------------------
-def pct(values: list[float], q: float) -> float:
-    """Nearest-rank percentile ``q`` (0-100) of ``values``; NaN when there are none."""
-    if not values:
-        return float("nan")
-    s = sorted(values)
-    return s[max(0, min(len(s) - 1, int(round(q / 100 * len(s) + 0.5)) - 1))]
-
-
-def med(values: list[float]) -> float:
-    """The median of ``values``; NaN when there are none."""
-    return statistics.median(values) if values else float("nan")
-
-
-HEADER = (
-    "| config | tables | tabs | moves/s (people's) | server CPU | RSS MB | bench CPU"
-    " | move -> other tab med / p95 / p99 ms | own reply med / p95 ms"
-    " | bot wait beyond delay med / p95 ms | refusals | errors | dropped |"
-)
-ROW = (
-    "| {label} | {n} | {tabs} | {moves_s:.1f} ({people_s:.1f}) | {cpu:.0f}% | {rss:.0f} | {bench_cpu:.0f}%"
-    " | {o50:.0f} / {o95:.0f} / {o99:.0f} | {r50:.0f} / {r95:.0f}"
-    " | {b50:.0f} / {b95:.0f} | {refused} | {errors} | {dropped} |"
-)
-RATIOS = ("moves_s", "cpu", "rss", "o50", "o95", "o99", "r50", "r95", "b50", "b95")
-
-
-def ratios(a: dict[str, Any], b: dict[str, Any]) -> str:
-    """B/A of the main figures at one N (below 1: B is faster or cheaper, moves/s aside)."""
-    parts = [f"{k} {b[k] / a[k]:.2f}" if a[k] and a[k] == a[k] and b[k] == b[k] else f"{k} -" for k in RATIOS]
-    return f"  B/A at {a['n']} tables: " + ", ".join(parts)
 
 
 def main() -> int:
@@ -431,12 +406,15 @@ def main() -> int:
     ap.add_argument(
         "--stale-states", type=int, default=0, help="empty state files of past tabs to start with"
     )
+    ap.add_argument("--py-spy", type=Path, metavar="DIR", help="py-spy record --gil of each window, into DIR")
     ap.add_argument("--_setup", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args._setup:  # inside the checkout under test: create the tables, print them as JSON
         print(json.dumps(setup_tables(json.loads(args._setup))))
         return 0
     random.seed(args.seed)
+    if args.py_spy:
+        args.py_spy.mkdir(parents=True, exist_ok=True)
     if args.compare and not Config("B", args.compare).python().exists():
         ap.error(f"--compare {args.compare}: no .venv/bin/python there (source scripts/_env.sh in it)")
     configs = [Config("A", ROOT)]
@@ -479,7 +457,7 @@ def main() -> int:
     finally:
         for s in list(SERVERS):
             s.stop()
-    print("\n" + HEADER + "\n" + "|---" * 13 + "|")
+    print("\n" + HEADER + "\n" + "|---" * (HEADER.count("|") - 1) + "|")
     for c in configs:
         for f in results[c.label]:
             print(ROW.format(label=c.label, **f))

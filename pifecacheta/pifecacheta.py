@@ -1,7 +1,7 @@
 """The Reflex app: the lobby at ``/``, a table at ``/mesa/<code>``, the rules at ``/regras``
 and ``/reglas`` (seed 000 lines 44-75).
 
-Two lifespan tasks:
+Three lifespan tasks:
 - ``background``: ``sweeper_task`` (pifecacheta/sweeper.py, backend) plays the bots after their
   delay, closes FIM DA RODADA when only bots still play, expires idle tables; with
   ``REFLEX_REDIS_URL`` only in the process holding the cluster's lease (``live/cluster.py``).
@@ -9,6 +9,7 @@ Two lifespan tasks:
   ``REFLEX_REDIS_URL``) with the running app and links the service to it, so every open tab
   sees bot moves and sweeps within a fraction of a second (event handlers publish their own
   changes).
+- ``gc_tuning_task`` (pifecacheta/gc_tuning.py): the garbage collector set for a server.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import reflex as rx
 from pifecacheta import live
 from pifecacheta.components.common import connection_notice
 from pifecacheta.components.reflex_private import quiet_unknown_events, replace_overlay
+from pifecacheta.gc_tuning import gc_tuning_task
 from pifecacheta.live.cluster import build_feed, run_feed, run_once_per_cluster
 from pifecacheta.live.service_link import publish_player_changes, publish_service_changes
 from pifecacheta.pages.access import access_page, enter_page
@@ -112,3 +114,4 @@ app.add_page(
 )
 app.register_lifespan_task(live_updates)
 app.register_lifespan_task(background)
+app.register_lifespan_task(gc_tuning_task)

@@ -6,11 +6,12 @@ workers (or processes) may drive the same tables at once (one of two racing bot 
 refused; the loser looks at the table again).
 
 Bots are scheduled, not polled: :class:`BotScheduler` keeps each table's next bot move in a
-due-time priority queue. A table is read again only when it changed (the service's
-``on_change``), at start-up and at a slow safety scan (``SCAN_EVERY_SECONDS``, which also
-catches changes by another process); due moves start as they fall due in the scheduler's own
-worker threads, side by side, each through the service's version-guarded ``bot_step``, never
-before ``PIFECACHETA_BOT_DELAY``.
+due-time priority queue. After a change (the service's ``on_change``) a table's next due time
+comes from the commit itself (``schedule_after_commit``); a table is read again only at
+start-up, at a slow safety scan (``SCAN_EVERY_SECONDS``, which also catches changes by another
+process), after a due move that did not happen, or when the commit cannot tell. Due moves start
+as they fall due in the scheduler's own worker threads, side by side, each through the
+service's version-guarded ``bot_step``, never before ``PIFECACHETA_BOT_DELAY``.
 
 Wire it into the Reflex app as a lifespan task::
 
@@ -65,10 +66,12 @@ class BotScheduler:
     """When each table's next bot move falls due, and running those that are due.
 
     Keeps, per table code, the service-clock time (aware UTC) its bot may act, in a heap. A
-    table is read again (one ``bot_schedule``) only after it was marked: by :meth:`mark` (the
-    service's ``on_change`` once :meth:`attach`-ed), by :meth:`scan` (every table with a bot
-    in play), when the service's ``bot_delay`` / ``round_over_delay`` changed, or after a
-    due move did not happen. A table found in play without a bot seat is not read again
+    table marked by :meth:`mark` (the service's ``on_change`` once :meth:`attach`-ed: it just
+    changed) gets its due time from the service's ``schedule_after_commit`` (this process's
+    commit, no read), or one ``bot_schedule`` read when that cannot tell. A table is read
+    (``bot_schedule``) after :meth:`scan` (every table with a bot in play), when the
+    service's ``bot_delay`` / ``round_over_delay`` changed, or after a due move did not
+    happen. A table found in play without a bot seat is not read again
     (seats are fixed once a match starts) unless a scan lists it. Thread-safe: listeners may
     mark from any thread while one thread runs :meth:`run_due`.
 
@@ -90,7 +93,8 @@ class BotScheduler:
         self._workers = max(1, workers)
         self._retry = timedelta(seconds=retry_after)
         self._lock = threading.Lock()
-        self._marked: set[str] = set()
+        self._marked: set[str] = set()  # to read again (bot_schedule)
+        self._committed: set[str] = set()  # changed by a commit: schedule_after_commit first
         self._failed: set[str] = set()  # due, yet no move: if still due, wait retry_after
         self._botless: set[str] = set()  # in play without a bot seat: never marked
         self._due: dict[str, datetime] = {}
@@ -99,6 +103,7 @@ class BotScheduler:
         self._delays = (service.bot_delay, service.round_over_delay)
         self._pool: ThreadPoolExecutor | None = None
         self._running: set[str] = set()  # tables whose move start_due handed to a thread
+        self._after_run: set[str] = set()  # fell due again during their move: mark when done
         self.on_mark: Callable[[], None] | None = None
 
     # --- feeding ---------------------------------------------------------------------------
@@ -117,11 +122,12 @@ class BotScheduler:
             pool.shutdown(wait=wait)
 
     def mark(self, code: str) -> None:
-        """Read table ``code`` again at the next :meth:`refresh` (it changed)."""
+        """Table ``code`` changed: schedule it again at the next :meth:`refresh` (from its
+        commit, else by a read)."""
         with self._lock:
             if code in self._botless:
                 return
-            self._marked.add(code)
+            self._committed.add(code)
             hook = self.on_mark
         if hook is not None:
             hook()
@@ -136,21 +142,27 @@ class BotScheduler:
             self._marked.update(codes)
 
     def refresh(self) -> None:
-        """Read each marked table's due time (one ``bot_schedule`` each) into the queue; a
-        table whose bots have nothing to do leaves it; a due table whose last due move did not
-        happen waits ``retry_after``. All scheduled tables are re-read when the service's
-        delays changed."""
+        """Put each marked table's due time into the queue: from its commit
+        (``schedule_after_commit``) for a table that just changed, else one ``bot_schedule``
+        read. A table whose bots have nothing to do leaves it; a due table whose last due move
+        did not happen waits ``retry_after``. All scheduled tables are re-read when the
+        service's delays changed."""
         svc = self._service
         delays = (svc.bot_delay, svc.round_over_delay)
+        after_commit = getattr(svc, "schedule_after_commit", None)
         with self._lock:
             if delays != self._delays:
                 self._delays = delays
                 self._marked.update(self._due)
             codes, self._marked = self._marked, set()
+            committed, self._committed = self._committed - codes, set()
+            codes |= committed
             failed, self._failed = self._failed & codes, self._failed - codes
         for code in sorted(codes):
             try:
-                plan = svc.bot_schedule(code)
+                plan = after_commit(code) if code in committed and after_commit is not None else None
+                if plan is None:
+                    plan = svc.bot_schedule(code)
             except TableNotFound:
                 self._set(code, None)
                 continue
@@ -238,9 +250,9 @@ class BotScheduler:
         """:meth:`refresh`, then hand each due table's bot move to the worker threads without
         waiting for it: a move that falls due while others are under way starts as soon as a
         thread is free, not after the slowest of a batch. A table whose move is still under
-        way is read again at the next refresh. Each finished move calls ``on_mark``. Returns
-        the codes handed over, in due order. Blocking (the refresh reads): call it from a
-        thread."""
+        way is scheduled again once that move is done. Each finished move calls ``on_mark``.
+        Returns the codes handed over, in due order. Blocking (the refresh reads): call it from
+        a thread."""
         self.refresh()
         codes = self.take_due(self._service.now())
         with self._lock:
@@ -248,7 +260,7 @@ class BotScheduler:
                 self._pool = ThreadPoolExecutor(self._workers, thread_name_prefix="bot")
             pool = self._pool
             busy = [c for c in codes if c in self._running]
-            self._marked.update(busy)
+            self._after_run.update(busy)  # scheduled again once that move is done
             codes = [c for c in codes if c not in self._running]
             self._running.update(codes)
         for code in codes:
@@ -263,6 +275,9 @@ class BotScheduler:
         finally:
             with self._lock:
                 self._running.discard(code)
+                if code in self._after_run:
+                    self._after_run.discard(code)
+                    self._committed.add(code)
                 hook = self.on_mark
             if hook is not None:
                 hook()

@@ -332,6 +332,11 @@ class TableService:
         (:meth:`.bots.BotDriver.bot_schedule`)."""
         return self._bots.bot_schedule(code)
 
+    def schedule_after_commit(self, code: str) -> BotSchedule | None:
+        """:meth:`bot_schedule` from this process's latest commit of ``code``, without reading
+        the table; None when it cannot tell (:meth:`.bots.BotDriver.schedule_after_commit`)."""
+        return self._bots.schedule_after_commit(code)
+
     def bot_step(self, code: str, *, when_due: bool = False) -> bool:
         """Apply ONE bot action at ``code`` if a bot must act (and, with ``when_due``, its delay
         has passed); True if one was applied (:meth:`.bots.BotDriver.bot_step`)."""

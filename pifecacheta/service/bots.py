@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
+from collections import OrderedDict
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
@@ -46,15 +48,13 @@ class BotDue(NamedTuple):
 def bot_due(ld: Loaded) -> BotDue | None:
     """The bot that must act at the loaded table now, or None (not playing, no bot, a
     person's turn, match over, or FIM DA RODADA while a person still plays)."""
-    m = ld.match
-    if (
-        ld.table.status != TableStatus.PLAYING
-        or m is None
-        or m.round is None
-        or m.round.phase is Phase.MATCH_OVER
-    ):
+    return _due(ld.table.status, ld.match, frozenset(x.seat for x in ld.seats if x.bot is not None))
+
+
+def _due(status: str, m: Match | None, bots: frozenset[int]) -> BotDue | None:
+    """:func:`bot_due` of a table in ``status`` with match ``m`` and bot seats ``bots``."""
+    if status != TableStatus.PLAYING or m is None or m.round is None or m.round.phase is Phase.MATCH_OVER:
         return None
-    bots = {x.seat for x in ld.seats if x.bot is not None}
     if not bots:
         return None
     if m.round.phase is Phase.ROUND_OVER:
@@ -91,6 +91,10 @@ class BotDriver:
         self._store = store
         self.bot_delay = bot_delay
         self.round_over_delay = round_over_delay
+        # code -> its bot seats, learned from a load once the table left the lobby (seats are
+        # fixed from the start of its match on)
+        self._bot_seats: OrderedDict[str, frozenset[int]] = OrderedDict()
+        self._bot_seats_lock = threading.Lock()
 
     def pending_bot_delay(self, code: str) -> float | None:
         """Seconds until a bot should act at ``code`` (0 = now), or None when no bot has to act
@@ -113,14 +117,39 @@ class BotDriver:
         store = self._store
         with store.read() as s:
             ld = store.load(s, code)
+        self._learn_seats(ld)
         no_bots = ld.table.status != TableStatus.LOBBY and all(x.bot is None for x in ld.seats)
         due = bot_due(ld)
-        return BotSchedule(None if due is None else self._due_at(ld, due), no_bots)
+        return BotSchedule(None if due is None else self._due_at(ld.table.last_move_at, due), no_bots)
 
-    def _due_at(self, ld: Loaded, due: BotDue) -> datetime:
-        """When the bot ``due`` may act at the loaded table: its last move plus the delay."""
+    def schedule_after_commit(self, code: str) -> BotSchedule | None:
+        """:meth:`bot_schedule` of ``code`` computed from this process's latest commit of it
+        (``Store.commits``) without reading the table, or None when that commit is not enough
+        to tell (none kept, it wrote no match, or the table's bot seats are not known yet: then
+        call :meth:`bot_schedule`). A hint for the scheduler: another process may have written
+        since, which ``bot_step(when_due=True)`` checks in its own transaction."""
+        commit = self._store.commits.get(code)
+        with self._bot_seats_lock:
+            bots = self._bot_seats.get(code)
+        if commit is None or commit.match is None or bots is None:
+            return None
+        due = _due(commit.status, commit.match, bots)
+        return BotSchedule(None if due is None else self._due_at(commit.last_move_at, due), not bots)
+
+    def _learn_seats(self, ld: Loaded) -> None:
+        """Remember the loaded table's bot seats once it left the lobby (bounded LRU)."""
+        if ld.table.status == TableStatus.LOBBY:
+            return
+        bots = frozenset(x.seat for x in ld.seats if x.bot is not None)
+        with self._bot_seats_lock:
+            self._bot_seats[ld.table.code] = bots
+            self._bot_seats.move_to_end(ld.table.code)
+            while len(self._bot_seats) > self._store.matches.size:
+                self._bot_seats.popitem(last=False)
+
+    def _due_at(self, last: datetime, due: BotDue) -> datetime:
+        """When the bot ``due`` may act after the table's last move at ``last``: plus the delay."""
         wait = self.round_over_delay if due.closes_round else self.bot_delay
-        last = ld.table.last_move_at
         return (last if last.tzinfo else last.replace(tzinfo=UTC)) + timedelta(seconds=wait)
 
     def bot_step(self, code: str, *, when_due: bool = False) -> bool:
@@ -140,10 +169,11 @@ class BotDriver:
         try:
             with store.tx() as s:
                 ld = store.load(s, code)
+                self._learn_seats(ld)
                 due = bot_due(ld)
                 if due is None or ld.match is None:
                     return False
-                if when_due and store.now() < self._due_at(ld, due):
+                if when_due and store.now() < self._due_at(ld.table.last_move_at, due):
                     return False
                 seat, m = due.seat, ld.match
                 view = player_view(m, seat) if ld.cached is None else ld.cached.view(seat)

@@ -7,6 +7,10 @@ the entry, so a write by another process (or a rewrite of the column by hand) si
 Entries are written through by :class:`~.store.Store` after each committed save, so the reads
 after a change find the match already parsed.
 
+:class:`LastCommits` keeps what this process's latest commit of each table wrote (version,
+status, last move, match): the bot scheduler computes a table's next bot move from it right
+after the commit instead of reading the table back.
+
 Each entry also keeps the views already computed from its match (``player_view`` per seat,
 ``spectator_view`` under ``None``): a view depends only on the match, so each is computed once
 per committed version, however many tabs and bots read it.
@@ -18,6 +22,7 @@ import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from ..rules import Match, PlayerView, player_view, spectator_view
 
@@ -105,6 +110,60 @@ class MatchCache:
             if old is not None and old.version > entry.version:
                 return
             self._entries[code] = entry
+            self._entries.move_to_end(code)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """What one committed save of a table wrote, as the rest of the row stood in its transaction.
+
+    Attributes:
+        version: the table version the save produced.
+        status: ``GameTable.status`` after the save.
+        last_move_at: ``GameTable.last_move_at`` after the save (aware UTC, or naive = UTC).
+        match: the match saved, or None when the save did not write ``match_json`` (the match
+            is then the one of an earlier version: unknown here).
+    """
+
+    version: int
+    status: str
+    last_move_at: datetime
+    match: Match | None
+
+
+class LastCommits:
+    """A bounded LRU map table code -> the :class:`Committed` of this process's latest commit of
+    that table (a commit of a lower version never replaces a higher one). Thread-safe.
+
+    It is what THIS process wrote: a later write by another process is not in it, so a reader
+    uses it as a hint that the database checks again (the bot scheduler's due times, which
+    ``bot_step`` checks in its own transaction).
+
+    Args:
+        size: the most tables kept (>= 1).
+    """
+
+    def __init__(self, size: int = DEFAULT_TABLES) -> None:
+        if size < 1:
+            raise ValueError("at least one table must be kept")
+        self.size = size
+        self._entries: OrderedDict[str, Committed] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, code: str) -> Committed | None:
+        """The latest commit of ``code`` kept, or None."""
+        with self._lock:
+            return self._entries.get(code)
+
+    def put(self, code: str, commit: Committed) -> None:
+        """Keep ``commit`` as ``code``'s latest (called only after it committed)."""
+        with self._lock:
+            old = self._entries.get(code)
+            if old is not None and old.version > commit.version:
+                return
+            self._entries[code] = commit
             self._entries.move_to_end(code)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)

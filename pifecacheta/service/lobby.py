@@ -30,7 +30,7 @@ from .errors import (
     TableFull,
 )
 from .identity import distinct_name, verify
-from .store import Loaded, Store, refuse_expired, rules_to_json
+from .store import Loaded, SeatRow, Store, refuse_expired, rules_to_json
 from .values import Identity
 
 MAX_SEATS = 4  # seed 000 line 50: "De 2 a 4 na mesa"
@@ -221,16 +221,13 @@ class Lobby:
             self._drop_seat(s, ld, target, {"type": "remove_seat", "seat": seat}, f"player:{p.id}")
         store.notify(code)
 
-    def _drop_seat(self, s: Session, ld: Loaded, gone: Seat, entry: dict[str, object], actor: str) -> None:
+    def _drop_seat(self, s: Session, ld: Loaded, gone: SeatRow, entry: dict[str, object], actor: str) -> None:
         """Delete seat ``gone`` of ``ld`` and move each later seat up one (in order, so the
         unique (table, seat) pair never collides), then the guarded save of ``entry``."""
         store = self._store
-        s.delete(gone)
-        s.flush()
+        s.execute(sa.delete(Seat).where(Seat.id == gone.id))  # type: ignore[arg-type]
         for later in sorted((x for x in ld.seats if x.seat > gone.seat), key=lambda x: x.seat):
-            later.seat -= 1
-            s.add(later)
-            s.flush()
+            s.execute(sa.update(Seat).where(Seat.id == later.id).values(seat=later.seat - 1))  # type: ignore[arg-type]
         store.save(
             s,
             ld.table,

@@ -28,7 +28,7 @@ from ..rules import (
 )
 from .errors import NotAbsentYet, NotSeated, Refusal, RematchNotOffered
 from .identity import verify
-from .store import PLAY_PHASES, Loaded, Store, read_votes, votes_json
+from .store import PLAY_PHASES, Loaded, Store, TableRow, read_votes, votes_json
 from .values import Identity
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ def rematch_offered(ld: Loaded) -> bool:
     )
 
 
-def last_activity(s: Session, t: GameTable) -> datetime:
+def last_activity(s: Session, t: TableRow) -> datetime:
     """When the table last changed: ``last_move_at`` or its newest action-log row, whichever
     is later."""
     last = s.exec(

@@ -8,25 +8,28 @@ snapshot holds only the viewer's own projection: ``player_view`` for their seat,
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Sequence
 
 import sqlalchemy as sa
-from sqlmodel import col, select
+from sqlmodel import col
 
 from ..models import ChatMessage, Player, TableStatus
 from ..rules import Action, apply
 from .errors import NotSeated, NotStarted, StaleVersion
-from .identity import secret_matches, verify
+from .identity import hash_secret, verify
 from .match_life import absence_claimable, refuse_early_absence_claim, rematch_offered
 from .store import Store, read_votes, refuse_expired, rules_from_json
 from .values import ChatLine, Identity, SeatInfo, TableSnapshot
 
 CHAT_HISTORY = 100  # chat lines in a snapshot
-# the statements of every snapshot read, built once
-_PLAYERS = select(Player).where(col(Player.id).in_(sa.bindparam("ids", expanding=True)))
+# the statements of every snapshot read, built once; Core rows (read-only, no ORM objects)
+_PLAYERS = sa.select(col(Player.id), col(Player.secret_hash)).where(
+    col(Player.id).in_(sa.bindparam("ids", expanding=True))
+)
 _LAST_CHAT = (
-    select(ChatMessage)
-    .where(ChatMessage.table_id == sa.bindparam("table_id"))
+    sa.select(col(ChatMessage.seat), col(ChatMessage.name), col(ChatMessage.text), col(ChatMessage.at))
+    .where(col(ChatMessage.table_id) == sa.bindparam("table_id"))
     .order_by(col(ChatMessage.id).desc())
     .limit(CHAT_HISTORY)
 )
@@ -77,23 +80,26 @@ class Play:
         store = self._store
         now = store.now()
         with store.read() as s:
+            conn = s.connection()
             ids = {w.player_id for w in whos if w is not None and w.player_id and w.secret}
-            players = {p.id: p for p in s.exec(_PLAYERS, params={"ids": list(ids)}).all()} if ids else {}
+            hashes = {r[0]: r[1] for r in conn.execute(_PLAYERS, {"ids": list(ids)})} if ids else {}
             ld = store.load(s, code)
             t, cached = ld.table, ld.cached
-            chat_rows = list(s.exec(_LAST_CHAT, params={"table_id": t.id}).all())
+            chat_rows = conn.execute(_LAST_CHAT, {"table_id": t.id}).all()
         rules = rules_from_json(t.rules_json)
         status = TableStatus(t.status)
         creator = next((x.seat for x in ld.seats if x.player_id == t.creator_id), None)
         votes = read_votes(t)
-        chat = tuple(ChatLine(c.seat, c.name, c.text, c.at) for c in reversed(chat_rows))
+        chat = tuple(ChatLine(*c) for c in reversed(chat_rows))
         offered = rematch_offered(ld)
         out: list[TableSnapshot] = []
         for who in whos:
-            me = players.get(who.player_id) if who is not None else None
-            if who is None or not secret_matches(me, who.secret):
-                me = None
-            mine = ld.seat_of(me.id) if me is not None else None
+            me = (
+                who.player_id
+                if who is not None and _secret_ok(hashes.get(who.player_id), who.secret)
+                else None
+            )
+            mine = ld.seat_of(me) if me is not None else None
             my_seat = mine.seat if mine is not None and not mine.left else None
             view = None
             if cached is not None:
@@ -110,7 +116,7 @@ class Play:
                             seat=x.seat,
                             name=x.name,
                             is_bot=x.bot is not None,
-                            is_me=me is not None and x.player_id == me.id,
+                            is_me=me is not None and x.player_id == me,
                             left=x.left,
                         )
                         for x in ld.seats
@@ -124,3 +130,13 @@ class Play:
                 )
             )
         return out
+
+
+def _secret_ok(secret_hash: str | None, secret: str | None) -> bool:
+    """True when ``secret`` hashes to the stored ``secret_hash`` (constant-time comparison), as
+    :func:`~.identity.secret_matches` for a player row."""
+    return (
+        secret_hash is not None
+        and bool(secret)
+        and hmac.compare_digest(secret_hash, hash_secret(secret or ""))
+    )

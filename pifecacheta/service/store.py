@@ -31,17 +31,43 @@ from sqlmodel import Session, col, select
 from ..models import ActionLog, GameTable, Seat, TableStatus
 from ..rules import Action, LeaveTable, Match, Mode, Phase, Rules, new_match
 from ..settings import fixed_seed_from_env
-from .cache import DEFAULT_TABLES, CachedMatch, MatchCache
+from .cache import DEFAULT_TABLES, CachedMatch, Committed, LastCommits, MatchCache
 from .errors import StaleVersion, TableExpired, TableNotFound
 
 log = logging.getLogger(__name__)
 
 PLAY_PHASES = (Phase.DRAW, Phase.DISCARD)
-# the statements of every load, built once (building a statement costs more than running it)
-_TABLE_BY_CODE = select(GameTable).where(GameTable.code == sa.bindparam("code"))
-_INSERT_LOG = sa.insert(ActionLog)
-_SEATS_OF_TABLE = select(Seat).where(Seat.table_id == sa.bindparam("table_id")).order_by(col(Seat.seat))
+# the statements of every load, built once (building a statement costs more than running it);
+# Core rows, not ORM objects: a load is read-only, and building the ORM objects cost as much as
+# the queries themselves
+_GAME_TABLE: sa.Table = GameTable.__table__  # type: ignore[attr-defined]
+_TABLE_COLS = _GAME_TABLE.c
+_SEAT_COLS = Seat.__table__.c  # type: ignore[attr-defined]
+_TABLE_BY_CODE = sa.select(*_TABLE_COLS).where(_TABLE_COLS.code == sa.bindparam("code"))
+_SEATS_OF_TABLE = (
+    sa.select(*_SEAT_COLS).where(_SEAT_COLS.table_id == sa.bindparam("table_id")).order_by(_SEAT_COLS.seat)
+)
+_INSERT_LOG = sa.insert(ActionLog.__table__)  # type: ignore[attr-defined]  # Core: not the ORM's bulk insert
+_UPDATES: dict[frozenset[str], sa.Update] = {}  # the guarded UPDATE of each set of columns written
+
+
+def _guarded_update(columns: frozenset[str]) -> sa.Update:
+    """``UPDATE game_table SET version = :new_version, <columns> = :<column> WHERE id = :table_id
+    AND version = :expected``, built once per set of columns."""
+    stmt = _UPDATES.get(columns)
+    if stmt is None:
+        stmt = _UPDATES[columns] = (
+            sa.update(_GAME_TABLE)
+            .where(
+                _TABLE_COLS.id == sa.bindparam("table_id"), _TABLE_COLS.version == sa.bindparam("expected")
+            )
+            .values(version=sa.bindparam("new_version"), **{c: sa.bindparam(c) for c in sorted(columns)})
+        )
+    return stmt
+
+
 _SAVED = "pifecacheta.saved_matches"  # Session.info key: matches to cache once committed
+_COMMITTED = "pifecacheta.commits"  # Session.info key: (code, Committed) to keep once committed
 _WRITE_LOCKS: dict[str, threading.RLock] = {}  # database URL -> this process's writers' turn
 _WRITE_LOCKS_LOCK = threading.Lock()
 
@@ -103,15 +129,54 @@ def votes_json(votes: Iterable[int] = ()) -> str:
     return json.dumps({"votes": sorted(votes)})
 
 
-def read_votes(t: GameTable) -> frozenset[int]:
+def read_votes(t: TableRow) -> frozenset[int]:
     """The seats that voted for a rematch at ``t``."""
     return frozenset(int(v) for v in json.loads(t.rematch_json).get("votes", []))
 
 
-def refuse_expired(t: GameTable) -> None:
+def refuse_expired(t: TableRow) -> None:
     """Raise TableExpired (``table_expired``) for a table that expired in the lobby."""
     if t.status == TableStatus.EXPIRED:
         raise TableExpired("the table expired before its match started")
+
+
+@dataclass(slots=True)
+class TableRow:
+    """One ``game_table`` row as read by :meth:`Store.load` (the columns of
+    :class:`~pifecacheta.models.GameTable`, same names and types); a plain value, not tied to
+    any session, so changing it writes nothing."""
+
+    id: int
+    code: str
+    mode: str
+    lives: int
+    rules_json: str
+    creator_id: str
+    status: str
+    match_json: str | None
+    version: int
+    created_at: datetime
+    last_move_at: datetime
+    turn_started_at: datetime
+    rematch_json: str
+
+
+@dataclass(slots=True)
+class SeatRow:
+    """One ``seat`` row as read by :meth:`Store.load` (the columns of
+    :class:`~pifecacheta.models.Seat`); a plain value like :class:`TableRow`."""
+
+    id: int
+    table_id: int
+    seat: int
+    player_id: str | None
+    bot: str | None
+    name: str
+    left: bool
+
+
+assert [f.name for f in fields(TableRow)] == [c.name for c in _TABLE_COLS]  # Core rows map by position
+assert [f.name for f in fields(SeatRow)] == [c.name for c in _SEAT_COLS]
 
 
 @dataclass
@@ -119,16 +184,16 @@ class Loaded:
     """A table as read inside one transaction: the row, its seats by seat number, the match
     (None in the lobby) and its cache entry (None in the lobby)."""
 
-    table: GameTable
-    seats: list[Seat]
+    table: TableRow
+    seats: list[SeatRow]
     match: Match | None
     cached: CachedMatch | None = None
 
-    def seat_of(self, player_id: str) -> Seat | None:
+    def seat_of(self, player_id: str) -> SeatRow | None:
         """The seat of ``player_id`` (left or not), or None."""
         return next((s for s in self.seats if s.player_id == player_id), None)
 
-    def by_index(self, seat: int) -> Seat | None:
+    def by_index(self, seat: int) -> SeatRow | None:
         """The seat numbered ``seat`` (0..3), or None when empty."""
         return next((s for s in self.seats if s.seat == seat), None)
 
@@ -147,6 +212,7 @@ class Store:
 
     Attributes:
         matches: the parsed matches of the tables in use (see the module docstring).
+        commits: what this process's latest commit of each table wrote (:class:`~.cache.LastCommits`).
     """
 
     def __init__(
@@ -165,6 +231,7 @@ class Store:
         self.listeners: list[Callable[[str], None]] = []
         self._listeners_lock = threading.Lock()
         self.matches = MatchCache(cache_tables)
+        self.commits = LastCommits(cache_tables)
 
     # --- time and seeds ------------------------------------------------------------------
 
@@ -185,13 +252,15 @@ class Store:
     @contextmanager
     def tx(self) -> Iterator[Session]:
         """One write transaction (BEGIN IMMEDIATE on SQLite), committed on success; then the
-        matches it saved go to :attr:`matches`. This process's writers take their turn on
-        :func:`write_lock` first (held until the commit or rollback)."""
+        matches it saved go to :attr:`matches` and its saves to :attr:`commits`. This process's
+        writers take their turn on :func:`write_lock` first (held until the commit or rollback)."""
         with Session(self.engine, expire_on_commit=False) as s:
             with self._write_lock, s.begin():
                 yield s
             for code, version, text, match in s.info.pop(_SAVED, ()):
                 self.matches.put(code, version, text, match)
+            for code, commit in s.info.pop(_COMMITTED, ()):
+                self.commits.put(code, commit)
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -226,17 +295,26 @@ class Store:
 
     def load(self, s: Session, code: str) -> Loaded:
         """The table ``code`` with its seats and match; raises TableNotFound (``table_not_found``)."""
-        t = s.exec(_TABLE_BY_CODE, params={"code": code}).first()
-        if t is None:
+        conn = s.connection()  # Core statements on the session's own transaction
+        row = conn.execute(_TABLE_BY_CODE, {"code": code}).first()
+        if row is None:
             raise TableNotFound(f"no table {code!r}")
-        seats = list(s.exec(_SEATS_OF_TABLE, params={"table_id": t.id}).all())
+        t = TableRow(*row)
+        seats = [SeatRow(*x) for x in conn.execute(_SEATS_OF_TABLE, {"table_id": t.id})]
         if t.match_json is None:
             return Loaded(t, seats, None)
         cached = self.matches.get(code, t.version, t.match_json)
         return Loaded(t, seats, cached.match, cached)
 
     def add_log(
-        self, s: Session, t: GameTable, version: int, entry: dict[str, Any], *, seat: int | None, actor: str
+        self,
+        s: Session,
+        t: TableRow | GameTable,
+        version: int,
+        entry: dict[str, Any],
+        *,
+        seat: int | None,
+        actor: str,
     ) -> None:
         """Add the action-log row of the change that produced table version ``version``.
 
@@ -244,7 +322,7 @@ class Store:
         ``actor`` is ``player:<id>``, ``bot:<name>`` or ``system``.
         """
         assert t.id is not None
-        s.execute(  # a plain INSERT: the row is never read back in this transaction
+        s.connection().execute(  # a plain INSERT: the row is never read back in this transaction
             _INSERT_LOG,
             {
                 "table_id": t.id,
@@ -259,7 +337,7 @@ class Store:
     def save(
         self,
         s: Session,
-        t: GameTable,
+        t: TableRow,
         expected_version: int,
         entry: dict[str, Any],
         *,
@@ -273,17 +351,19 @@ class Store:
         (:meth:`add_log`). ``match``: the match whose dump is ``values["match_json"]``, kept in
         :attr:`matches` once the transaction commits. Returns the new table version; raises
         StaleVersion (``stale_version``) if another writer won."""
-        res = s.execute(
-            sa.update(GameTable)
-            .where(col(GameTable.id) == t.id, col(GameTable.version) == expected_version)
-            .values(version=expected_version + 1, **values)
-            .execution_options(synchronize_session=False)
+        res = s.connection().execute(
+            _guarded_update(frozenset(values)),
+            {"table_id": t.id, "expected": expected_version, "new_version": expected_version + 1, **values},
         )
-        if res.rowcount != 1:  # type: ignore[attr-defined]  # CursorResult of an UPDATE has rowcount
+        if res.rowcount != 1:
             raise StaleVersion("the table changed: reload and try again")
         self.add_log(s, t, expected_version + 1, entry, seat=seat, actor=actor)
         if match is not None:
             s.info.setdefault(_SAVED, []).append((t.code, expected_version + 1, values["match_json"], match))
+        status, last = values.get("status", t.status), values.get("last_move_at", t.last_move_at)
+        s.info.setdefault(_COMMITTED, []).append(
+            (t.code, Committed(expected_version + 1, status, last, match))
+        )
         return expected_version + 1
 
     def deal_new_match(

@@ -72,6 +72,7 @@ class SnapshotCache:
         self._clock = clock
         self._lock = threading.Lock()
         self._entries: OrderedDict[Hashable, tuple[float, Any]] = OrderedDict()
+        self._keys_of: dict[str, set[Hashable]] = {}  # code -> its keys in _entries (viewer keys)
         self._commits_heard: dict[str, int] = {}  # code -> commits heard through on_change
         # code -> (player id, secret) -> (last read, Identity): whom a batch read serves
         self._viewers: dict[str, dict[Hashable, tuple[float, Any]]] = {}
@@ -98,8 +99,8 @@ class SnapshotCache:
         """
         with self._lock:
             self._commits_heard[code] = self._commits_heard.get(code, 0) + 1
-            for key in [k for k in self._entries if isinstance(k, tuple) and k and k[0] == code]:
-                del self._entries[key]
+            for key in self._keys_of.pop(code, ()):  # the table's own keys, not a scan of all
+                self._entries.pop(key, None)
 
     def forget_viewer(self, code: str, who: Any) -> None:
         """Drop ``who``'s entries of table ``code``: its next read goes to the database.
@@ -110,8 +111,8 @@ class SnapshotCache:
         """
         ident = _viewer(who)
         with self._lock:
-            for key in [k for k in self._entries if isinstance(k, tuple) and k[0] == code and k[3:] == ident]:
-                del self._entries[key]
+            for key in [k for k in self._keys_of.get(code, ()) if isinstance(k, tuple) and k[3:] == ident]:
+                self._drop(key)
 
     def get(self, key: Hashable) -> Any | None:
         """The stored value for ``key``, or None when absent or older than ``ttl``."""
@@ -120,7 +121,7 @@ class SnapshotCache:
             item = self._entries.get(key)
             if item is None or now - item[0] > self.ttl:
                 if item is not None:
-                    del self._entries[key]
+                    self._drop(key)
                 self.misses += 1
                 return None
             self.hits += 1
@@ -135,8 +136,10 @@ class SnapshotCache:
         with self._lock:
             self._entries[key] = (self._clock(), value)
             self._entries.move_to_end(key)
+            if isinstance(key, tuple) and key and isinstance(key[0], str):
+                self._keys_of.setdefault(key[0], set()).add(key)
             while len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
+                self._drop(next(iter(self._entries)))
             if isinstance(key, tuple) and len(key) == 5:
                 ident = (key[0], *key[3:])
                 old = self._last_good.get(ident)
@@ -160,8 +163,19 @@ class SnapshotCache:
         """Forget every entry, viewer and last good snapshot (the commits heard are kept)."""
         with self._lock:
             self._entries.clear()
+            self._keys_of.clear()
             self._viewers.clear()
             self._last_good.clear()
+
+    def _drop(self, key: Hashable) -> None:
+        """Remove entry ``key`` and its place in its table's keys (the lock is held)."""
+        self._entries.pop(key, None)
+        if isinstance(key, tuple) and key and isinstance(key[0], str):
+            keys = self._keys_of.get(key[0])
+            if keys is not None:
+                keys.discard(key)
+                if not keys:
+                    del self._keys_of[key[0]]
 
     def saw(self, code: str, who: Any) -> None:
         """Remember that viewer ``who`` (a service ``Identity``; None: nobody) reads table

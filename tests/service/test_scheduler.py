@@ -79,8 +79,57 @@ def test_waiting_tables_are_not_polled(db_engine, clock, people) -> None:
     clock.advance(seconds=1)
     assert sorted(sched.run_due()) == sorted(codes)  # each due bot: one move, no other read
     assert counts == {"schedule": 5, "step": 5}
-    assert sched.run_due() == []  # each table changed: read once for its next due time
-    assert counts == {"schedule": 10, "step": 5}
+    assert sched.run_due() == []  # each table changed: its next due time comes from the commit
+    assert counts == {"schedule": 5, "step": 5}
+    assert all((at - clock.now).total_seconds() == 0.5 for at in sched.pending().values())  # discards
+    assert len(sched.pending()) == 5
+    sched.detach()
+
+
+def test_the_due_time_from_a_commit_is_the_one_read(db_engine, clock, people) -> None:
+    """After every change, by a bot or a person, the schedule from the commit equals a read's."""
+    svc = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
+    (code,) = _bot_tables(svc, people, 1)
+    assert svc.schedule_after_commit(code) is None  # the bot seats are not known yet: read
+    svc.bot_schedule(code)
+    rng = random.Random(3)
+    kinds = set()
+    for _ in range(40):
+        clock.advance(seconds=0.7)
+        seat = svc.snapshot(code, None).view.turn
+        if seat == 1:
+            assert svc.bot_step(code, when_due=True)
+        else:
+            assert play_human_move(svc, db_engine, code, people[0], 0, rng, go_out=False)
+        plan = svc.schedule_after_commit(code)
+        assert plan is not None and plan == svc.bot_schedule(code)
+        kinds.add(plan.at is None)
+    assert kinds == {True, False}  # both a person's turn and a bot's
+
+
+def test_a_due_time_from_a_commit_is_checked_against_the_database(db_engine, clock, people) -> None:
+    """Another process moved the bot after this one's commit: the scheduler's due time is only
+    a hint, the bot never moves before its delay counted from the database's last move."""
+    here = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
+    there = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
+    code = here.create_table(people[0], PIFE)
+    here.add_bots(code, people[0], ["Luna"])
+    sched = BotScheduler(here, workers=1, retry_after=0.25)
+    sched.attach()
+    here.start(code, people[0])
+    assert sched.run_due() == []  # Luna due in 0.5 s (this process's commit)
+    clock.advance(seconds=0.3)
+    assert there.bot_step(code)  # Luna draws in the other process: her discard is due at 0.8
+    clock.advance(seconds=0.3)
+    assert sched.run_due() == []  # the hint said 0.5: checked, not due yet
+    assert current_turn(db_engine, code) == (Phase.DISCARD, 1)
+    waited = 0.6
+    while sched.run_due() != [code]:  # read again: due 0.5 s after the other process's draw
+        clock.advance(seconds=0.05)
+        waited += 0.05
+        assert waited < 2
+    assert 0.8 <= waited + 1e-9 <= 0.6 + 0.25 + 0.05 + 1e-9  # the retry (0.25 s) after the refused try
+    assert current_turn(db_engine, code) == (Phase.DRAW, 0)
     sched.detach()
 
 
@@ -221,3 +270,43 @@ def test_the_loop_wakes_on_a_change_not_on_its_tick(svc: TableService, db_engine
 
     asyncio.run(main())
     assert current_turn(db_engine, code) == (Phase.DRAW, 0)  # Luna drew and discarded within 2 s
+
+
+def test_a_table_due_again_during_its_move_is_scheduled_once_the_move_is_done(
+    db_engine, clock, people
+) -> None:
+    """start_due finds a table due while its move still runs: not handed over twice, and not
+    lost: once that move is done, the table is scheduled again."""
+    svc = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
+    (code,) = _bot_tables(svc, people, 1)
+    release, started = threading.Event(), threading.Event()
+    real = svc.bot_step
+
+    def slow_step(c: str, **kw) -> bool:
+        started.set()
+        assert release.wait(5)
+        return False  # another writer won: the scheduler reads the table again
+
+    svc.bot_step = slow_step  # type: ignore[method-assign]
+    sched = BotScheduler(svc, workers=2, retry_after=0)
+    done = threading.Event()
+    sched.on_mark = done.set
+    sched.scan()
+    clock.advance(seconds=1)
+    assert sched.start_due() == [code]
+    assert started.wait(5)
+    with sched._lock:  # due again while the move runs (as a change during it would make it)
+        sched._marked.add(code)
+    assert sched.start_due() == []  # under way: not handed over twice
+    assert sched.pending() == {}
+    svc.bot_step = real  # type: ignore[method-assign]
+    done.clear()
+    release.set()
+    assert done.wait(5)
+    for _ in range(100):
+        if sched._running == set():
+            break
+        threading.Event().wait(0.01)
+    assert sched.start_due() == [code]  # scheduled again once the first move was done
+    sched.detach()
+    assert current_turn(db_engine, code) == (Phase.DISCARD, 1)

@@ -109,6 +109,19 @@ def test_entries_expire_and_the_size_is_bounded():
     assert [cache.get(("T", i)) for i in range(5)] == [None, None, 2, 3, 4]
 
 
+def test_a_change_drops_only_that_tables_entries_and_the_index_stays_bounded():
+    cache = SnapshotCache(max_entries=4)
+    ana = _Who("a", "sa")
+    for code in ("T", "U"):
+        cache.put(viewer_key(code, 1, 0, ana), code)
+    cache.table_changed("T")
+    assert cache.get(viewer_key("T", 1, 0, ana)) is None
+    assert cache.get(viewer_key("U", 1, 0, ana)) == "U"
+    for i in range(50):  # many tables come and go: evicted keys leave the per-table index too
+        cache.put(viewer_key(f"X{i}", 1, 0, ana), i)
+    assert len(cache._keys_of) <= 4 and sum(len(k) for k in cache._keys_of.values()) == 4
+
+
 def test_refusals_are_not_cached():
     from pifecacheta.service import Refusal
 

@@ -1,0 +1,34 @@
+"""The backend's garbage-collector settings (pifecacheta/gc_tuning.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+
+import pytest
+
+from pifecacheta.gc_tuning import GEN0_THRESHOLD, OLDER_THRESHOLDS, gc_tuning_task
+
+
+@pytest.fixture
+def restore_gc():
+    before = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*before)
+
+
+def test_the_task_freezes_what_is_loaded_and_raises_the_thresholds(restore_gc, monkeypatch) -> None:
+    monkeypatch.delenv("PIFECACHETA_GC_TUNING", raising=False)
+    gc.unfreeze()
+    asyncio.run(gc_tuning_task())
+    assert gc.get_freeze_count() > 1000
+    assert gc.get_threshold() == (GEN0_THRESHOLD, *OLDER_THRESHOLDS)
+
+
+def test_the_task_can_be_turned_off(restore_gc, monkeypatch) -> None:
+    monkeypatch.setenv("PIFECACHETA_GC_TUNING", "0")
+    gc.unfreeze()
+    before = gc.get_threshold()
+    asyncio.run(gc_tuning_task())
+    assert gc.get_freeze_count() == 0 and gc.get_threshold() == before
