@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 PLAY_PHASES = (Phase.DRAW, Phase.DISCARD)
 # the statements of every load, built once (building a statement costs more than running it)
 _TABLE_BY_CODE = select(GameTable).where(GameTable.code == sa.bindparam("code"))
+# in a write transaction the row is locked till the commit (PostgreSQL; SQLite renders no FOR UPDATE)
+_TABLE_BY_CODE_TO_WRITE = _TABLE_BY_CODE.with_for_update()
+_WRITING = "pifecacheta.writing"  # Session.info key: the session is a write transaction (tx)
 _INSERT_LOG = sa.insert(ActionLog)
 _SEATS_OF_TABLE = select(Seat).where(Seat.table_id == sa.bindparam("table_id")).order_by(col(Seat.seat))
 _SAVED = "pifecacheta.saved_matches"  # Session.info key: matches to cache once committed
@@ -187,7 +190,7 @@ class Store:
         """One write transaction (BEGIN IMMEDIATE on SQLite), committed on success; then the
         matches it saved go to :attr:`matches`. This process's writers take their turn on
         :func:`write_lock` first (held until the commit or rollback)."""
-        with Session(self.engine, expire_on_commit=False) as s:
+        with Session(self.engine, expire_on_commit=False, info={_WRITING: True}) as s:
             with self._write_lock, s.begin():
                 yield s
             for code, version, text, match in s.info.pop(_SAVED, ()):
@@ -225,8 +228,15 @@ class Store:
     # --- reads and writes ----------------------------------------------------------------
 
     def load(self, s: Session, code: str) -> Loaded:
-        """The table ``code`` with its seats and match; raises TableNotFound (``table_not_found``)."""
-        t = s.exec(_TABLE_BY_CODE, params={"code": code}).first()
+        """The table ``code`` with its seats and match; raises TableNotFound (``table_not_found``).
+
+        In a write transaction (:meth:`tx`) the table's row is read ``FOR UPDATE``: on
+        PostgreSQL a second writer of the same table waits there for the first one's commit and
+        then loads what it wrote, as SQLite's single writer does (writers of other tables run
+        at the same time).
+        """
+        query = _TABLE_BY_CODE_TO_WRITE if s.info.get(_WRITING) else _TABLE_BY_CODE
+        t = s.exec(query, params={"code": code}).first()
         if t is None:
             raise TableNotFound(f"no table {code!r}")
         seats = list(s.exec(_SEATS_OF_TABLE, params={"table_id": t.id}).all())
