@@ -18,7 +18,9 @@ Two databases are supported, and the tests run on both:
 
 from __future__ import annotations
 
+import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +82,7 @@ def make_engine(url: str) -> sa.Engine:
         dbapi_conn.isolation_level = None  # let SQLAlchemy's "begin" event emit BEGIN itself
         cur = dbapi_conn.cursor()
         if ":memory:" not in url and url not in ("sqlite://", "sqlite:///"):
-            cur.execute("PRAGMA journal_mode=WAL")
+            _use_wal(cur)
         cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA synchronous=NORMAL")
@@ -92,6 +94,24 @@ def make_engine(url: str) -> sa.Engine:
         conn.exec_driver_sql(f"BEGIN {mode}")
 
     return engine
+
+
+def _use_wal(cur: Any) -> None:
+    """``PRAGMA journal_mode=WAL`` on a SQLite cursor, tried again for up to the busy timeout.
+
+    Switching a new file to WAL needs it to itself and answers "database is locked" at once,
+    without the busy handler, while another process's connection holds it (processes
+    starting together on one new file); once one of them switched, the file stays WAL.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cur.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.005)
 
 
 def migrate(engine: sa.Engine) -> None:
