@@ -20,9 +20,10 @@ from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlmodel import SQLModel
+from sqlmodel import Session, SQLModel
 
 from pifecacheta import db
+from pifecacheta.models import Seat
 from pifecacheta.rules import PIFE
 from pifecacheta.service import ChatRateLimited, Refusal, TableService
 from pifecacheta.service.chat import CHAT_MAX, CHAT_RATE_COUNT
@@ -215,6 +216,19 @@ def test_racing_chat_lines_respect_the_rate_limit(svc: TableService, people) -> 
     assert results.count("ok") == CHAT_RATE_COUNT
     assert results.count(ChatRateLimited) == 8 - CHAT_RATE_COUNT
     assert len(svc.snapshot(code, ana).chat) == CHAT_RATE_COUNT
+
+
+def test_a_second_seat_with_the_same_number_is_an_integrity_error(
+    svc: TableService, db_engine, people
+) -> None:
+    """What ``Lobby.join`` catches from a joiner that lost the race for a seat: SQLAlchemy's
+    IntegrityError on both drivers (sqlite3's and psycopg's UniqueViolation underneath)."""
+    ana, bia, _, _ = people
+    code = svc.create_table(ana, PIFE)
+    table_id = table_row(db_engine, code).id
+    with pytest.raises(sa.exc.IntegrityError), Session(db_engine) as s, s.begin():
+        s.add(Seat(table_id=table_id, seat=0, player_id=bia.player_id, name="Bia"))
+    assert [x.name for x in svc.snapshot(code, ana).seats] == ["Ana"]
 
 
 @pytest.mark.backends("postgresql")
