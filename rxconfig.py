@@ -2,7 +2,9 @@
 
 The database is a SQLite file, ``.data/pifecacheta.db``, unless
 ``PIFECACHETA_DB_URL`` or ``REFLEX_DB_URL`` names another one, e.g.
-``postgresql+psycopg://user:pass@host/pifecacheta`` (install a driver such as ``psycopg[binary]``).
+``postgresql+psycopg://user:pass@host/pifecacheta`` (psycopg 3 is a dependency; a bare
+``postgresql://`` or ``postgres://`` URL is given that driver here, as ``pifecacheta.db`` does,
+for Reflex's own use of the URL: its ``/_health`` check and ``reflex db`` commands).
 The SQLite file lives in a hidden folder because ``reflex run`` hot-reloads on changes to the
 project root's entries except hidden ones: the ``-wal``/``-shm`` files next to a database in the
 root made the dev server restart in a loop.
@@ -26,6 +28,8 @@ DEFAULT_DB_URL = "sqlite:///.data/pifecacheta.db"
 db_url = os.environ.get("PIFECACHETA_DB_URL") or os.environ.get("REFLEX_DB_URL") or DEFAULT_DB_URL
 if db_url == DEFAULT_DB_URL:
     Path(".data").mkdir(exist_ok=True)
+if db_url.startswith(("postgres://", "postgresql://")):  # see pifecacheta.db.engine_url
+    db_url = "postgresql+psycopg://" + db_url.split("://", 1)[1]
 # memory unless the environment names a mode or a Redis (then Reflex's own choice)
 state_mode: dict[str, rx.constants.StateManagerMode] = (
     {}

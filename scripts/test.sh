@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Install what is missing (Python packages, bun, Chromium), then run the tests:
-#   1. `pytest`: unit, property, service and state tests (fast);
+# Install what is missing (Python packages, bun, Chromium, PostgreSQL), then run the tests:
+#   1. `pytest`: unit, property, service and state tests (fast); the database tests run on
+#      SQLite and on a throwaway PostgreSQL server (PIFECACHETA_TEST_DB=both, the default);
 #   2. a second pytest process for tests/browser (Playwright against a running app), kept apart
 #      as Reflex's own suite does, because pytest-playwright keeps an event loop alive.
 # Exits non-zero if either step fails. Extra arguments go to the first pytest run.
@@ -24,6 +25,20 @@ if [ -z "${PIFECACHETA_CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ] && ! playwri
 fi
 if [ -z "${PIFECACHETA_CHROMIUM:-}" ] && [ -x /usr/bin/chromium ]; then
     export PIFECACHETA_CHROMIUM=/usr/bin/chromium
+fi
+
+# --- PostgreSQL server programs (the tests start their own throwaway server) ---
+pg_server_found() {
+    [ -n "${PIFECACHETA_PG_BINDIR:-}" ] || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
+        || command -v initdb >/dev/null 2>&1
+}
+export PIFECACHETA_TEST_DB="${PIFECACHETA_TEST_DB:-both}"
+if [ "$PIFECACHETA_TEST_DB" != sqlite ] && ! pg_server_found && command -v apt-get >/dev/null 2>&1; then
+    log "installing Debian PostgreSQL (apt-get install -y postgresql)"
+    export DEBIAN_FRONTEND=noninteractive
+    if ! { as_root apt-get update -qq && as_root apt-get install -y -qq postgresql; } </dev/null >&2; then
+        log "apt-get could not install postgresql: the PostgreSQL tests fail on CI, are skipped elsewhere"
+    fi
 fi
 
 # --- a redis-server for tests/cluster (Debian's redis-server) ---------------------

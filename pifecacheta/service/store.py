@@ -44,6 +44,9 @@ _GAME_TABLE: sa.Table = GameTable.__table__  # type: ignore[attr-defined]
 _TABLE_COLS = _GAME_TABLE.c
 _SEAT_COLS = Seat.__table__.c  # type: ignore[attr-defined]
 _TABLE_BY_CODE = sa.select(*_TABLE_COLS).where(_TABLE_COLS.code == sa.bindparam("code"))
+# in a write transaction the row is locked till the commit (PostgreSQL; SQLite renders no FOR UPDATE)
+_TABLE_BY_CODE_TO_WRITE = _TABLE_BY_CODE.with_for_update()
+_WRITING = "pifecacheta.writing"  # Session.info key: the session is a write transaction (tx)
 _SEATS_OF_TABLE = (
     sa.select(*_SEAT_COLS).where(_SEAT_COLS.table_id == sa.bindparam("table_id")).order_by(_SEAT_COLS.seat)
 )
@@ -254,7 +257,7 @@ class Store:
         """One write transaction (BEGIN IMMEDIATE on SQLite), committed on success; then the
         matches it saved go to :attr:`matches` and its saves to :attr:`commits`. This process's
         writers take their turn on :func:`write_lock` first (held until the commit or rollback)."""
-        with Session(self.engine, expire_on_commit=False) as s:
+        with Session(self.engine, expire_on_commit=False, info={_WRITING: True}) as s:
             with self._write_lock, s.begin():
                 yield s
             for code, version, text, match in s.info.pop(_SAVED, ()):
@@ -294,9 +297,16 @@ class Store:
     # --- reads and writes ----------------------------------------------------------------
 
     def load(self, s: Session, code: str) -> Loaded:
-        """The table ``code`` with its seats and match; raises TableNotFound (``table_not_found``)."""
+        """The table ``code`` with its seats and match; raises TableNotFound (``table_not_found``).
+
+        In a write transaction (:meth:`tx`) the table's row is read ``FOR UPDATE``: on
+        PostgreSQL a second writer of the same table waits there for the first one's commit and
+        then loads what it wrote, as SQLite's single writer does (writers of other tables run
+        at the same time).
+        """
         conn = s.connection()  # Core statements on the session's own transaction
-        row = conn.execute(_TABLE_BY_CODE, {"code": code}).first()
+        query = _TABLE_BY_CODE_TO_WRITE if s.info.get(_WRITING) else _TABLE_BY_CODE
+        row = conn.execute(query, {"code": code}).first()
         if row is None:
             raise TableNotFound(f"no table {code!r}")
         t = TableRow(*row)

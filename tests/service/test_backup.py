@@ -49,6 +49,7 @@ def _state(url: str, code: str, clock) -> tuple[int, int, object]:
         engine.dispose()
 
 
+@pytest.mark.backends("sqlite")  # PostgreSQL's own pg_dump / pg_restore (README)
 def test_a_backup_taken_while_moves_are_written_restores_one_committed_state(
     db_url, db_engine, clock, tmp_path
 ):
@@ -93,6 +94,7 @@ def test_a_backup_taken_while_moves_are_written_restores_one_committed_state(
         engine.dispose()
 
 
+@pytest.mark.backends("sqlite")
 def test_a_bad_backup_is_refused_and_the_database_is_untouched(db_url, db_engine, clock, tmp_path, capsys):
     svc, code, _people = _match_in_play(db_engine, clock)
     before = svc.snapshot(code, None).version

@@ -10,10 +10,10 @@ from pifecacheta.state.view_model import table_ui
 
 
 @pytest.fixture
-def svc(tmp_path):
+def svc(db_url):
     from pifecacheta import db, service
 
-    return service.TableService(db.init_db(f"sqlite:///{tmp_path / 't.db'}"), bot_delay=0)
+    return service.TableService(db.init_db(db_url), bot_delay=0)
 
 
 def _play(svc, monkeypatch, rules, out_of_turn):

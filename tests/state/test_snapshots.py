@@ -141,12 +141,12 @@ def test_refusals_are_not_cached():
     assert svc.calls == 2  # a refusal is the service's answer: not cached, not tried again
 
 
-def test_the_cache_follows_the_real_service_commits(tmp_path, monkeypatch):
+def test_the_cache_follows_the_real_service_commits(db_url, monkeypatch):
     """A chat line changes no version: the on_change listener still makes the next read fresh."""
     from pifecacheta import db, service
 
     monkeypatch.setenv("PIFECACHETA_FIXED_SEED", "7")
-    real = service.TableService(db.init_db(f"sqlite:///{tmp_path / 't.db'}"))
+    real = service.TableService(db.init_db(db_url))
     cache = SnapshotCache()
     real.on_change(cache.table_changed)
     ana = real.identify(None, None, "Ana")
@@ -218,12 +218,12 @@ def test_discard_action_agrees_with_the_engine_over_random_rounds(rules):
     assert checked > 500
 
 
-def test_snapshots_for_many_viewers_equal_one_snapshot_each(tmp_path, monkeypatch):
+def test_snapshots_for_many_viewers_equal_one_snapshot_each(db_url, monkeypatch):
     """service.snapshots: one read of the table, the same projections as snapshot per viewer."""
     from pifecacheta import db, service
 
     monkeypatch.setenv("PIFECACHETA_FIXED_SEED", "7")
-    real = service.TableService(db.init_db(f"sqlite:///{tmp_path / 't.db'}"))
+    real = service.TableService(db.init_db(db_url))
     ana, bruno, carla = (real.identify(None, None, n) for n in ("Ana", "Bruno", "Carla"))
     code = real.create_table(ana, CACHETA_7)
     real.join(code, bruno)
@@ -240,12 +240,12 @@ def test_snapshots_for_many_viewers_equal_one_snapshot_each(tmp_path, monkeypatc
         real.snapshots("nope", [ana])
 
 
-def test_the_first_miss_reads_the_table_once_for_every_tab(tmp_path, monkeypatch):
+def test_the_first_miss_reads_the_table_once_for_every_tab(db_url, monkeypatch):
     """After a change, 6 tabs refresh at once: one batch read serves all of them."""
     from pifecacheta import db, service
 
     monkeypatch.setenv("PIFECACHETA_FIXED_SEED", "7")
-    real = service.TableService(db.init_db(f"sqlite:///{tmp_path / 't.db'}"))
+    real = service.TableService(db.init_db(db_url))
     cache = SnapshotCache()
     real.on_change(cache.table_changed)
     people = [real.identify(None, None, n) for n in ("Ana", "Bruno", "Carla", "Davi", "Eva", "Fabi")]

@@ -12,11 +12,11 @@ from pifecacheta.state.view_model import table_ui
 
 
 @pytest.fixture
-def svc(tmp_path, monkeypatch):
+def svc(db_url, monkeypatch):
     from pifecacheta import db, service
 
     monkeypatch.setenv("PIFECACHETA_FIXED_SEED", "7")
-    return service.TableService(db.init_db(f"sqlite:///{tmp_path / 't.db'}"))
+    return service.TableService(db.init_db(db_url))
 
 
 def _table(svc, rules=CACHETA_7):
