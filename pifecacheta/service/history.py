@@ -39,7 +39,6 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import col, select
 
 from ..models import ActionLog
 from ..rules import (
@@ -97,10 +96,11 @@ ENGINE_TYPES = frozenset(  # logged types that are engine actions (rules.actions
 )
 MATCH_STARTS = ("start", "rematch")  # service rows that deal a new match
 DEFAULT_TABLES = 1024  # tables whose history is kept (least recently used dropped)
-_ROWS_AFTER = (
-    select(ActionLog)
-    .where(ActionLog.table_id == sa.bindparam("table_id"), col(ActionLog.version) > sa.bindparam("after"))
-    .order_by(col(ActionLog.id))
+_LOG = ActionLog.__table__.c  # type: ignore[attr-defined]
+_ROWS_AFTER = (  # Core rows of the four columns a replay reads, not ORM objects
+    sa.select(_LOG.version, _LOG.seat, _LOG.action_json, _LOG.at)
+    .where(_LOG.table_id == sa.bindparam("table_id"), _LOG.version > sa.bindparam("after"))
+    .order_by(_LOG.id)
 )
 
 
@@ -314,14 +314,14 @@ class HistoryBook:
         with self._lock:
             rp = self._replays.get(code)
         with store.read() as s:
-            ld = store.load(s, code)
+            ld = store.load(s, code, seats=False)
             t = ld.table
             if ld.match is None:  # the lobby, or expired before the start
                 return self._keep(code, None, replace(EMPTY, version=t.version))
             if rp is not None and rp.version == t.version:
                 return self._keep(code, rp, rp.history())
             after = rp.version if rp is not None else -1
-            rows = list(s.exec(_ROWS_AFTER, params={"table_id": t.id, "after": after}).all())
+            rows = list(s.connection().execute(_ROWS_AFTER, {"table_id": t.id, "after": after}))
         stored = ld.match
         entries = [(r.version, r.seat, json.loads(r.action_json), r.at) for r in rows]
         starts = [i for i, e in enumerate(entries) if e[2].get("type") in MATCH_STARTS]

@@ -14,6 +14,8 @@ older than :data:`KEEP_RECENT` is marked ``old`` (the lobby folds those under a 
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -30,6 +32,9 @@ from .values import Identity
 KEEP_RECENT = timedelta(days=7)  # finished / expired tables shown unfolded this long after their last move
 MAX_TABLES = 60  # at most this many rows (the player's newest tables)
 MAX_WATCHED = 5  # the watched codes looked up (the browser keeps the newest first)
+
+
+PEOPLE_KEPT = 4096  # started tables whose people player_ids keeps in memory
 
 
 @dataclass(frozen=True)
@@ -80,6 +85,10 @@ class MyTables:
 
     def __init__(self, store: Store) -> None:
         self._store = store
+        # the people of started tables: fixed once the match is dealt (seats change only in the
+        # waiting room), so the read after each commit is done once per table
+        self._people: OrderedDict[str, list[str]] = OrderedDict()
+        self._people_lock = threading.Lock()
 
     def my_tables(self, who: Identity | None, watched: Sequence[str] = ()) -> list[MyTable]:
         """The tables of ``who`` (its secret checked), plus up to :data:`MAX_WATCHED` of the
@@ -165,6 +174,10 @@ class MyTables:
     def player_ids(self, code: str) -> list[str]:
         """The people of table ``code`` (seated or left, and its creator), for the live feed's
         ``player:<id>`` keys; [] for an unknown table."""
+        with self._people_lock:
+            kept = self._people.get(code)
+        if kept is not None:
+            return list(kept)
         with self._store.read() as s:
             t = s.exec(select(GameTable).where(GameTable.code == code)).first()
             if t is None:
@@ -172,4 +185,11 @@ class MyTables:
             ids = s.exec(
                 select(Seat.player_id).where(Seat.table_id == t.id, sa.not_(col(Seat.player_id).is_(None)))
             ).all()
-        return sorted({t.creator_id, *(i for i in ids if i)})
+            started = t.status != TableStatus.LOBBY
+        people = sorted({t.creator_id, *(i for i in ids if i)})
+        if started:
+            with self._people_lock:
+                self._people[code] = people
+                while len(self._people) > PEOPLE_KEPT:
+                    self._people.popitem(last=False)
+        return list(people)

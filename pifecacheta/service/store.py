@@ -296,8 +296,10 @@ class Store:
 
     # --- reads and writes ----------------------------------------------------------------
 
-    def load(self, s: Session, code: str) -> Loaded:
+    def load(self, s: Session, code: str, *, seats: bool = True) -> Loaded:
         """The table ``code`` with its seats and match; raises TableNotFound (``table_not_found``).
+        ``seats=False`` skips the seats' query (``Loaded.seats`` is then empty): for a reader
+        of the table row and its match only.
 
         In a write transaction (:meth:`tx`) the table's row is read ``FOR UPDATE``: on
         PostgreSQL a second writer of the same table waits there for the first one's commit and
@@ -310,11 +312,11 @@ class Store:
         if row is None:
             raise TableNotFound(f"no table {code!r}")
         t = TableRow(*row)
-        seats = [SeatRow(*x) for x in conn.execute(_SEATS_OF_TABLE, {"table_id": t.id})]
+        rows = [SeatRow(*x) for x in conn.execute(_SEATS_OF_TABLE, {"table_id": t.id})] if seats else []
         if t.match_json is None:
-            return Loaded(t, seats, None)
+            return Loaded(t, rows, None)
         cached = self.matches.get(code, t.version, t.match_json)
-        return Loaded(t, seats, cached.match, cached)
+        return Loaded(t, rows, cached.match, cached)
 
     def add_log(
         self,

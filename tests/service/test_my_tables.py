@@ -135,3 +135,22 @@ def test_watched_tables_and_forged_identities(svc, people):
     assert not mine.watched and mine.created
     assert svc.player_ids(code) == sorted([ana.player_id, bia.player_id])
     assert svc.player_ids("nope") == []
+
+
+def test_player_ids_follow_the_waiting_room_then_stay_with_the_match(svc, people):
+    """Seats change only before the start: the ids read in the waiting room follow each join
+    and removal; once dealt, the same people (one read, kept) even after someone resigns."""
+    from pifecacheta.rules import Resign
+
+    ana, bia, caio, _ = people
+    code = svc.create_table(ana, PIFE)
+    assert svc.player_ids(code) == [ana.player_id]
+    svc.join(code, bia)
+    svc.join(code, caio)
+    assert svc.player_ids(code) == sorted([ana.player_id, bia.player_id, caio.player_id])
+    svc.remove_seat(code, ana, 2)
+    assert svc.player_ids(code) == sorted([ana.player_id, bia.player_id])
+    svc.start(code, ana)
+    assert svc.player_ids(code) == sorted([ana.player_id, bia.player_id])
+    svc.act(code, bia, Resign(), expected_version=svc.snapshot(code, bia).version)
+    assert svc.player_ids(code) == sorted([ana.player_id, bia.player_id])  # her seat stays hers
