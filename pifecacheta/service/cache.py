@@ -23,6 +23,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from ..rules import Match, PlayerView, player_view, spectator_view
 
@@ -125,12 +126,17 @@ class Committed:
         last_move_at: ``GameTable.last_move_at`` after the save (aware UTC, or naive = UTC).
         match: the match saved, or None when the save did not write ``match_json`` (the match
             is then the one of an earlier version: unknown here).
+        seat, entry, at: the action-log row the save wrote (its seat, its ``action_json`` as
+            a dict, its time), so a reader of this process's own commits need not read it back.
     """
 
     version: int
     status: str
     last_move_at: datetime
     match: Match | None
+    seat: int | None = None
+    entry: dict[str, Any] | None = None
+    at: datetime | None = None
 
 
 class LastCommits:

@@ -313,6 +313,8 @@ class HistoryBook:
         store = self._store
         with self._lock:
             rp = self._replays.get(code)
+        if rp is not None and (fed := self._feed_own_commit(code, rp)) is not None:
+            return fed
         with store.read() as s:
             ld = store.load(s, code, seats=False)
             t = ld.table
@@ -341,6 +343,29 @@ class HistoryBook:
         if rp.match != stored:
             return self._keep(code, *self._restart(code, stored, t.version, t.last_move_at, "differs"))
         rp.version = t.version
+        return self._keep(code, rp, rp.history())
+
+    def _feed_own_commit(self, code: str, rp: Replay) -> MatchHistory | None:
+        """The history after this process's own latest commit of ``code`` when it is the one
+        change after ``rp`` (the usual case: no database read); None otherwise (another
+        process wrote, several saves in one transaction, a change without a match)."""
+        commit = self._store.commits.get(code)
+        if commit is None or commit.version != rp.version + 1 or commit.match is None or commit.entry is None:
+            return None
+        if commit.entry.get("type") in MATCH_STARTS or commit.at is None:
+            return None  # a new deal: the database path replays from it
+        try:
+            if commit.entry.get("type") in ENGINE_TYPES:
+                rp.feed(commit.version, commit.seat, commit.entry, commit.at)
+            ok = rp.match == commit.match
+        except (IllegalActionError, ValueError, IndexError):
+            ok = False
+        if not ok:  # forget the replay: the database path replays the match from its deal
+            with self._lock:
+                self._replays.pop(code, None)
+                self._kept.pop(code, None)
+            return None
+        rp.version = commit.version
         return self._keep(code, rp, rp.history())
 
     @staticmethod

@@ -327,11 +327,12 @@ class Store:
         *,
         seat: int | None,
         actor: str,
+        at: datetime | None = None,
     ) -> None:
         """Add the action-log row of the change that produced table version ``version``.
 
         ``entry`` is the engine action's ``to_dict()`` or a service event (``{"type": ...}``);
-        ``actor`` is ``player:<id>``, ``bot:<name>`` or ``system``.
+        ``actor`` is ``player:<id>``, ``bot:<name>`` or ``system``; ``at`` default now.
         """
         assert t.id is not None
         s.connection().execute(  # a plain INSERT: the row is never read back in this transaction
@@ -342,7 +343,7 @@ class Store:
                 "seat": seat,
                 "actor": actor,
                 "action_json": json.dumps(entry),
-                "at": self.now(),
+                "at": at or self.now(),
             },
         )
 
@@ -369,12 +370,13 @@ class Store:
         )
         if res.rowcount != 1:
             raise StaleVersion("the table changed: reload and try again")
-        self.add_log(s, t, expected_version + 1, entry, seat=seat, actor=actor)
+        at = self.now()
+        self.add_log(s, t, expected_version + 1, entry, seat=seat, actor=actor, at=at)
         if match is not None:
             s.info.setdefault(_SAVED, []).append((t.code, expected_version + 1, values["match_json"], match))
         status, last = values.get("status", t.status), values.get("last_move_at", t.last_move_at)
         s.info.setdefault(_COMMITTED, []).append(
-            (t.code, Committed(expected_version + 1, status, last, match))
+            (t.code, Committed(expected_version + 1, status, last, match, seat, dict(entry), at))
         )
         return expected_version + 1
 

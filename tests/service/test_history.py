@@ -205,3 +205,38 @@ def test_a_match_rewritten_outside_the_service_tells_nothing_false(
     fresh.act(code, bia, Discard(v.hand[0]), expected_version=fresh.snapshot(code, bia).version)
     (only,) = fresh.history(code).events
     assert only.kind == "discard" and only.seat == 1 and only.discard == v.hand[0]
+
+
+def test_own_commits_feed_the_history_without_reading_the_database(svc: TableService, people) -> None:
+    """After this process's own move, the kept replay takes the move from the commit (no
+    read); the result equals a cold replay by a new service from the database."""
+    from pifecacheta.rules import Draw
+    from pifecacheta.service import store as store_module
+
+    ana, bia = people[0], people[1]
+    code = svc.create_table(ana, CACHETA_7)
+    svc.join(code, bia)
+    svc.start(code, ana)
+    svc.history(code)  # the replay is kept from here on
+    reads = []
+    real_read = store_module.Store.read
+
+    def counting_read(self):
+        reads.append(1)
+        return real_read(self)
+
+    turn = svc.snapshot(code, None).view.turn
+    mover = (ana, bia)[turn]
+    _act(svc, code, mover, Draw())
+    hand = svc.snapshot(code, mover).view.hand
+    store_module.Store.read = counting_read
+    try:
+        svc.history(code)  # a table page asks after each change
+        svc.act(code, mover, Discard(hand[0]), expected_version=svc.snapshot(code, mover).version)
+        before = len(reads)  # the snapshot above read; the history below must not
+        warm = svc.history(code)
+    finally:
+        store_module.Store.read = real_read
+    assert len(reads) == before  # the discard came from the commit, not from a read
+    cold = TableService(svc.store.engine).history(code)
+    assert warm == cold and warm.events[-1].kind == "draw" and warm.events[-1].discard is not None
