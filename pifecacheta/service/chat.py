@@ -25,12 +25,13 @@ CHAT_RATE_WINDOW = timedelta(seconds=10)  # ... per seat in any 10 seconds
 
 
 def clean_chat(text: str) -> str:
-    """``text`` without control characters (newlines and tabs kept), stripped.
+    """``text`` without control characters (newlines and tabs kept) and without lone
+    surrogates (a browser's JSON can carry one; no database can store it), stripped.
 
-    >>> clean_chat("  oi\\x07 ")
-    'oi'
+    >>> clean_chat("  oi\\x07 "), clean_chat("a\\ud800b")
+    ('oi', 'ab')
     """
-    text = "".join(ch for ch in str(text) if ch in "\n\t" or unicodedata.category(ch) != "Cc")
+    text = "".join(ch for ch in str(text) if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cs"))
     return text.strip()
 
 

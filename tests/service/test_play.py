@@ -184,3 +184,16 @@ def test_on_change_listeners_get_the_code(svc: TableService, people) -> None:
     with pytest.raises(Refusal):
         svc.chat(code, bia, "")
     assert seen == [code, code, code]
+
+
+def test_a_chat_line_with_a_lone_surrogate_is_stored_without_it(
+    svc: TableService, people, pife_table
+) -> None:
+    """A browser's JSON may carry a lone surrogate (\\ud800): dropped like a control character,
+    on every database, instead of an encoding error; a line of nothing else is empty."""
+    ana = people[0]
+    svc.chat(pife_table, ana, "oi\ud800 tudo bem")
+    assert svc.snapshot(pife_table, ana).chat[-1].text == "oi tudo bem"
+    with pytest.raises(Refusal) as e:
+        svc.chat(pife_table, ana, "\udfff")
+    assert e.value.code == "chat_empty"
