@@ -186,7 +186,7 @@ def test_on_change_listeners_get_the_code(svc: TableService, people) -> None:
     assert seen == [code, code, code]
 
 
-def test_a_chat_line_with_a_lone_surrogate_is_stored_without_it(
+def test_a_lone_surrogate_in_a_chat_line_is_dropped(
     svc: TableService, people, pife_table
 ) -> None:
     """A browser's JSON may carry a lone surrogate (\\ud800): dropped like a control character,
