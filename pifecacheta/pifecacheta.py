@@ -80,7 +80,7 @@ quiet_unknown_events()  # a forged event name: one log line, not a traceback wit
 app.add_page(
     lobby_page,
     route="/",
-    title="Pife ou Cacheta",
+    title=ViewerState.t["doc.title.lobby"],  # in the viewer's language
     on_load=[ViewerState.init, DocumentState.sync_language, LobbyState.load, MyTablesState.load],
 )
 app.add_page(
@@ -93,23 +93,28 @@ app.add_page(
 app.add_page(
     access_page,
     route="/acesso",
-    title="Pife ou Cacheta · Acesso",
+    title=ViewerState.t["doc.title.access"],
     on_load=[ViewerState.init, DocumentState.sync_language, AccessState.load],
 )
 app.add_page(
     enter_page,
     route="/acesso/entrar",
-    title="Pife ou Cacheta · Acesso",
+    title=ViewerState.t["doc.title.access"],
     on_load=[AccessState.enter, DocumentState.sync_language],
 )
 # The rules (seed 000 / 002 "No Selminha.com"), at a Portuguese and a Spanish address.
 for rules_route in ("/regras", "/reglas"):
-    app.add_page(rules_page, route=rules_route, title="Pife ou Cacheta · Regras", on_load=[ViewerState.init])
+    app.add_page(
+        rules_page,
+        route=rules_route,
+        title=ViewerState.t["doc.title.rules"],
+        on_load=[ViewerState.init, DocumentState.sync_language],
+    )
 # Any unknown address: a translated "page not found" with a link to create a table.
 app.add_page(
     not_found_page,
     route="404",
-    title="Pife ou Cacheta · 404",
+    title=ViewerState.t["doc.title.not_found"],
     on_load=[ViewerState.init, DocumentState.sync_language],
 )
 app.register_lifespan_task(live_updates)

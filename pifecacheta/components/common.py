@@ -7,7 +7,7 @@ from typing import Any
 import reflex as rx
 
 from pifecacheta.components.reflex_private import connection_pulser, has_connection_errors, memo
-from pifecacheta.state.document import set_document_language
+from pifecacheta.state.document import DocumentState
 from pifecacheta.state.viewer import ViewerState
 
 # Reflex 0.10.1 exports its components (rx.box, rx.text, ...) untyped and types @rx.event
@@ -20,7 +20,7 @@ def lang_button(code: str, label: str) -> rx.Component:
     """One language choice; pressed when it is the current language."""
     return rx.button(  # type: ignore[no-any-return]
         label,
-        on_click=[ViewerState.set_language(code), set_document_language(code)],  # type: ignore[operator]
+        on_click=[ViewerState.set_language(code), DocumentState.sync_language],  # type: ignore[operator]
         size="1",
         variant=rx.cond(ViewerState.language == code, "solid", "soft"),
         color_scheme="amber",

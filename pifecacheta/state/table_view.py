@@ -23,7 +23,7 @@ import reflex as rx
 from pifecacheta import live
 from pifecacheta.service import get_service
 from pifecacheta.state.history_ui import HistoryUi, RoundUi, history_for, last_kept
-from pifecacheta.state.snapshots import CACHE, snapshot_for
+from pifecacheta.state.snapshots import CACHE, is_refusal, snapshot_for
 from pifecacheta.state.view_model import TableUi, table_ui
 
 log = logging.getLogger(__name__)
@@ -128,7 +128,9 @@ class TableView(rx.State, mixin=True):
             if snap.view is None:  # the lobby: nothing happened yet
                 return HistoryUi()
             return await history_for(get_service(), snap)
-        except Exception:  # noqa: BLE001 - the page keeps the last history (ui reports errors)
+        except Exception as exc:  # noqa: BLE001 - the page keeps the last history (ui reports errors)
+            if is_refusal(exc):  # no such table (an old link): ``ui`` says so, nothing to log
+                return HistoryUi()
             log.warning("table %s: history read failed", self.table_code, exc_info=True)
             return last_kept(self.table_code) or HistoryUi()
 

@@ -186,9 +186,7 @@ def test_on_change_listeners_get_the_code(svc: TableService, people) -> None:
     assert seen == [code, code, code]
 
 
-def test_a_lone_surrogate_in_a_chat_line_is_dropped(
-    svc: TableService, people, pife_table
-) -> None:
+def test_a_lone_surrogate_in_a_chat_line_is_dropped(svc: TableService, people, pife_table) -> None:
     """A browser's JSON may carry a lone surrogate (\\ud800): dropped like a control character,
     on every database, instead of an encoding error; a line of nothing else is empty."""
     ana = people[0]

@@ -174,3 +174,17 @@ def test_rereads_stop_after_the_last_delay(monkeypatch, caplog):
 def test_no_reread_without_a_running_app():
     assert not table_state.schedule_reread("tab-3")  # a unit test: no Reflex app, no loop
     assert not table_state.schedule_reread("")
+
+
+def test_the_history_of_a_missing_table_is_empty_and_logs_nothing(table, caplog):
+    """An old invite link: ``ui`` says "not found"; the history panel's read says nothing in
+    the log either (each page evaluation asked it, one traceback each)."""
+    svc, broken, code, (ana, _bruno), _refreshes = table
+    tab = _Tab(code, ana)
+    broken.fail = Refusal("table_not_found")
+    tab.state.table_version += 1
+    caplog.clear()
+    history = TableState.computed_vars["history"]._fget
+    with caplog.at_level(logging.WARNING, logger="pifecacheta.state.table_view"):
+        empty = asyncio.run(history(tab.state))
+    assert empty.lines == [] and not caplog.records
