@@ -28,10 +28,12 @@ __all__ = ["expired_room", "round_over_panel", "table_board", "table_page", "wai
 
 
 def _top_line() -> rx.Component:
-    """The mode and the round number, and the buttons at the right (DESISTIR, pause, ...)."""
+    """The table's rules (the game, and a Cacheta's starting lives), the round number, and the
+    buttons at the right (DESISTIR, pause, ...)."""
     return rx.hstack(  # type: ignore[no-any-return]  # rx components are untyped in Reflex 0.10.1
         rx.text(
             rx.cond(UI.mode == "pife", T["mode.pife"], T["mode.cacheta"]),
+            rx.cond(UI.mode == "cacheta", rx.text(" · ", UI.lives_start, " ", T["table.lives"], as_="span")),
             " · ",
             T["table.round"],
             " ",

@@ -313,6 +313,9 @@ def test_chat_players_spectators_markup_and_limits(app_harness, new_page, shot):
     a, b = start_two(new_page, app_harness, "cacheta10", 31, b_size=(390, 844), b_locale="es-AR")
     a.get_by_role("button", name="COMEÇAR").click()
     expect(hand(a)).to_have_count(9)
+    # the table shows its own rules: the game and its starting lives, beside the round
+    expect(a.get_by_text("Cacheta · 10 vidas · Rodada 1")).to_be_visible()
+    expect(b.get_by_text("Cacheta · 10 vidas · Ronda 1")).to_be_visible()
     evil = "<b>x</b><script>window.__pwned=1</script><img src=x onerror=window.__pwned=2>"
     a.locator("#chat-input").fill(evil)
     a.get_by_role("button", name="ENVIAR").click()
