@@ -27,6 +27,7 @@ from pifecacheta.pages.lobby import lobby_page
 from pifecacheta.pages.not_found import not_found_page
 from pifecacheta.pages.rules import rules_page
 from pifecacheta.pages.table import table_page
+from pifecacheta.ratelimit import FloodGuard
 from pifecacheta.service import get_service
 from pifecacheta.state.access import AccessState
 from pifecacheta.state.document import DocumentState
@@ -77,6 +78,7 @@ app = rx.App(  # the theme: rxconfig.py (RadixThemesPlugin)
 # in the player's language (components/common.py: connection_notice).
 replace_overlay(app, connection_notice)
 quiet_unknown_events()  # a forged event name: one log line, not a traceback with its payload
+app.add_middleware(FloodGuard())  # a tab flooding events is slowed to RATE per second (ratelimit.py)
 app.add_page(
     lobby_page,
     route="/",

@@ -287,3 +287,37 @@ async def _run_batch(world: World, batch: list[Any]) -> None:
         for frame in tab.frames:
             for leak in LEAKS:
                 assert leak not in frame, frame[:2000]
+
+
+def test_a_flooding_tab_is_slowed_and_the_others_keep_their_pace(world: World) -> None:
+    """One tab sends 1,500 events as fast as its socket takes them: most are dropped (a burst
+    and then RATE per second get through), the server says so once in its log, another tab
+    at the same table is answered meanwhile, and the flooder is answered again afterwards."""
+    asyncio.run(_flood(world))
+
+
+async def _flood(world: World) -> None:
+    from pifecacheta.ratelimit import BURST, RATE
+
+    table = world.setup["tables"][0]
+    flooder, other = FuzzTab(world, 0, table["people"][0]), FuzzTab(world, 0, table["people"][1])
+    await flooder.open()
+    await other.open()
+    before_log = world.server.log_path.read_text(errors="replace").count("faster than")
+    echoes = flooder.echoes
+    t0 = asyncio.get_running_loop().time()
+    try:
+        for _ in range(1500):  # each would flip the sort order: its echo counts what got through
+            await flooder.send(world.setup["session"], "toggle_sort", {})
+        sent_in = asyncio.get_running_loop().time() - t0
+        await other.settled(timeout=10)  # the other tab is answered while the flood is queued
+        await asyncio.sleep(1.5)  # the flood's last echoes on their way
+        through = flooder.echoes - echoes
+        assert through <= BURST + RATE * (sent_in + 2.5) + 5, (through, sent_in)
+        assert through >= BURST // 2  # not cut off: a burst got through
+        await asyncio.sleep(1.0)
+        await flooder.settled(timeout=10)  # refilled: answered again
+    finally:
+        await asyncio.gather(flooder.sio.close(), other.sio.close(), return_exceptions=True)
+    log = world.server.log_path.read_text(errors="replace")
+    assert log.count("faster than") == before_log + 1
