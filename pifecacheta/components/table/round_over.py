@@ -9,6 +9,7 @@ import reflex as rx
 from reflex_base.vars import ObjectVar
 
 from pifecacheta.components.cards import card_face
+from pifecacheta.components.reflex_private import client_state_var
 from pifecacheta.components.table.shared import (
     NAME_STYLE,
     UI,
@@ -21,6 +22,11 @@ from pifecacheta.components.table.shared import (
 )
 from pifecacheta.state.table import TableState
 from pifecacheta.state.view_model import MeldUi, SeatUi
+
+# The number of the last round whose summary this viewer closed (browser only): the summary
+# card of the round just over (components/table/last_round.py) shows until it holds that round.
+# Pressing PRÓXIMA RODADA sets it too: the one who pressed has just read FIM DA RODADA.
+LAST_CLOSED = client_state_var("pfc_last_closed", default=0)
 
 PANEL_STYLE: dict[str, str] = {
     "padding": "1em",
@@ -191,6 +197,12 @@ def _result(src: Any = UI, main: bool = True) -> rx.Component:
     )
 
 
+def result_lines(src: Any) -> rx.Component:
+    """A past round's go-out lines (``src``: a ``RoundUi`` Var): who went out, the card taken,
+    the melds and the discard, without the banner and the lives."""
+    return _result(src, main=False)
+
+
 def _lives(src: Any = UI, main: bool = True) -> rx.Component:
     """Cacheta: every seat's lives after the round."""
     return rx.cond(  # type: ignore[no-any-return]
@@ -244,9 +256,42 @@ def _next_round() -> rx.Component:
         UI.can_next_round,
         rx.button(
             T["btn.next_round"],
-            on_click=TableState.next_round(UI.version),  # type: ignore[operator]
+            on_click=[
+                LAST_CLOSED.set_value(UI.round_number),
+                TableState.next_round(UI.version),  # type: ignore[operator]
+            ],
             size="4",
             color_scheme="amber",
+            id="next-round-button",
+        ),
+    )
+
+
+# The buttons at the foot of the panel stay on screen while the panel does (a phone shows
+# FIM DA RODADA taller than its screen: PRÓXIMA RODADA and REVANCHE stick to the bottom edge).
+FOOTER_STYLE: dict[str, str] = {
+    "position": "sticky",
+    "bottom": "0",
+    "z_index": "2",
+    "width": "100%",
+    "padding": "0.6em 0 0.2em",
+    "background": "rgba(10,40,20,0.97)",
+    "box_shadow": "0 -0.6em 0.8em -0.4em rgba(0,0,0,0.5)",
+}
+
+
+def _footer() -> rx.Component:
+    """PRÓXIMA RODADA, or at the end of the match REVANCHE, in a bar that sticks to the
+    bottom of the screen while the panel is taller than it (``#round-over-actions``)."""
+    return rx.cond(  # type: ignore[no-any-return]
+        UI.can_next_round | UI.match_over,
+        rx.vstack(
+            _next_round(),
+            rx.cond(UI.match_over, _rematch()),
+            spacing="2",
+            align="center",
+            id="round-over-actions",
+            style=FOOTER_STYLE,
         ),
     )
 
@@ -260,8 +305,7 @@ def round_over_panel() -> rx.Component:
         _result(),
         _lives(),
         *_outcome(),
-        _next_round(),
-        rx.cond(UI.match_over, _rematch()),
+        _footer(),
         spacing="3",
         id="round-over",
         style=PANEL_STYLE,
