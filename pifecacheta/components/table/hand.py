@@ -13,7 +13,7 @@ from pifecacheta.state.view_model import CardUi
 from pifecacheta.state.viewer import ViewerState
 
 # the card just drawn: a green ring and glow (the "nova" tag is :func:`drawn_mark`)
-DRAWN_GLOW = "0 0 0 2px #1f9d55, 0 0 12px 4px rgba(95,255,150,0.6)"
+DRAWN_GLOW = "0 0 0 3px #2ecc71, 0 0 14px 5px rgba(95,255,150,0.7)"
 
 
 def hand_card(card: ObjectVar[CardUi]) -> rx.Component:
@@ -59,7 +59,8 @@ def hand_card(card: ObjectVar[CardUi]) -> rx.Component:
 
 def drawn_mark(card: ObjectVar[CardUi]) -> rx.Component:
     """The mark on the card just drawn from the stock (``CardUi.drawn``, set only in the
-    viewer's own hand until the discard): a small "nova" tag over the card's top edge, read
+    viewer's own hand until the discard): a small "nova" tag over the card's bottom edge (clear
+    of the rank in the top corner), read
     after the card's name by screen readers, and a green glow around the card."""
     return rx.cond(  # type: ignore[no-any-return]
         card.drawn,
@@ -68,7 +69,7 @@ def drawn_mark(card: ObjectVar[CardUi]) -> rx.Component:
             class_name="drawn-mark",
             style={
                 "position": "absolute",
-                "top": "-0.75em",
+                "bottom": "-0.6em",
                 "left": "50%",
                 "transform": "translateX(-50%)",
                 "background": "#1f9d55",

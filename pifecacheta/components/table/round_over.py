@@ -169,6 +169,23 @@ def _taken_card(src: Any = UI, main: bool = True) -> rx.Component:
     )
 
 
+def _result_details(src: Any, main: bool) -> list[rx.Component]:
+    """Under the headline: the card taken, the melds and the last discard."""
+    return [
+        _taken_card(src, main),
+        rx.text(T["round.melds"], size="2"),
+        rx.flex(rx.foreach(src.result_melds, _meld), wrap="wrap", gap="0.6em", **_ids(main, "melds")),
+        rx.cond(
+            src.result_has_discard,
+            rx.hstack(
+                rx.text(T["round.discarded"], size="2"),
+                card_face(src.result_discard, size="sm"),
+                align="center",
+            ),
+        ),
+    ]
+
+
 def _result(src: Any = UI, main: bool = True) -> rx.Component:
     """Who went out (with ten cards or not), the card taken, the melds and the last discard."""
     return rx.cond(  # type: ignore[no-any-return]
@@ -180,17 +197,7 @@ def _result(src: Any = UI, main: bool = True) -> rx.Component:
                 weight="bold",
                 **_ids(main, "went-out"),
             ),
-            _taken_card(src, main),
-            rx.text(T["round.melds"], size="2"),
-            rx.flex(rx.foreach(src.result_melds, _meld), wrap="wrap", gap="0.6em", **_ids(main, "melds")),
-            rx.cond(
-                src.result_has_discard,
-                rx.hstack(
-                    rx.text(T["round.discarded"], size="2"),
-                    card_face(src.result_discard, size="sm"),
-                    align="center",
-                ),
-            ),
+            *_result_details(src, main),
             spacing="2",
             width="100%",
         ),
@@ -198,9 +205,9 @@ def _result(src: Any = UI, main: bool = True) -> rx.Component:
 
 
 def result_lines(src: Any) -> rx.Component:
-    """A past round's go-out lines (``src``: a ``RoundUi`` Var): who went out, the card taken,
-    the melds and the discard, without the banner and the lives."""
-    return _result(src, main=False)
+    """A past round's go-out lines under its headline (``src``: a ``RoundUi`` Var): the card
+    taken, the melds and the discard, without the banner, the headline and the lives."""
+    return rx.vstack(*_result_details(src, main=False), spacing="2", width="100%")  # type: ignore[no-any-return]
 
 
 def _lives(src: Any = UI, main: bool = True) -> rx.Component:
@@ -275,7 +282,7 @@ FOOTER_STYLE: dict[str, str] = {
     "z_index": "2",
     "width": "100%",
     "padding": "0.6em 0 0.2em",
-    "background": "rgba(10,40,20,0.97)",
+    "background": "#0a2814",
     "box_shadow": "0 -0.6em 0.8em -0.4em rgba(0,0,0,0.5)",
 }
 
