@@ -11,16 +11,20 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
 from _flows import create_table, in_process_service, join_table
+from _frames import Recorder
 from _planner import find_seed
 from _replay import BUTTONS, hand, play
 from playwright.sync_api import Page, expect
 
 from pifecacheta.rules import CACHETA_7, PIFE, Discard, Draw, GoOut
 
+FRAMES: dict[int, Recorder] = {}
+DRAWN_TRUE = re.compile(r'"drawn"\s*:\s*true')
 SHOTS = Path(os.environ.get("PIFECACHETA_SHOTS_DIR", "/work/shots/round-end"))
 PHONE = (390, 844)
 
@@ -54,11 +58,14 @@ def _act(svc, code: str, who, action) -> None:
 def _two_phones(new_page, app_harness, mode_id: str, seed: int, *, others: tuple[str, ...] = ()):
     """Ana (pt) creates a ``mode_id`` table dealt with ``seed``, Bruno (es) joins, both on a
     390x844 phone, ``others`` sit down through the service (no browser); the match starts.
-    Returns the two pages, the table code and the identities by seat."""
+    Returns the two pages, the table code and the identities by seat; ``FRAMES[seat]`` records
+    the websocket frames each page receives."""
     os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
     a = new_page(width=PHONE[0], height=PHONE[1])
+    FRAMES[0] = Recorder(a)
     create_table(a, app_harness.frontend_url, "Ana", mode_id)
     b = new_page(width=PHONE[0], height=PHONE[1], locale="es-AR")
+    FRAMES[1] = Recorder(b)
     join_table(b, a.url, "Bruno", "es")
     expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
     code = a.url.rstrip("/").rsplit("/", 1)[-1]
@@ -99,6 +106,9 @@ def test_cacheta_drawn_card_discarder_round_over_and_last_round_card(app_harness
     expect(marked.locator("[data-card]")).to_have_attribute("id", f"card-{new}")
     expect(marked.locator(".drawn-mark")).to_have_text("nueva")
     expect(a.locator(".drawn-mark")).to_have_count(0)
+    # the mark travels in Bruno's frames only: none of Ana's frames carries a drawn card
+    assert any(DRAWN_TRUE.search(f) for f in FRAMES[1].frames)
+    assert not any(DRAWN_TRUE.search(f) for f in FRAMES[0].frames)
     _shot(b, "drawn_card_390_es")
     # his discard ends the mark; the lixo says whose card is on top, to each in their words
     seat, discard = log[1]
