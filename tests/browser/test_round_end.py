@@ -150,6 +150,10 @@ def test_cacheta_drawn_card_discarder_round_over_and_last_round_card(app_harness
     n_melded = sum(len(m.cards) for m in plan.melds)
     expect(card.locator(".meld [data-card]")).to_have_count(n_melded)
     _shot(a, "last_round_card_390_pt")
+    a.set_viewport_size({"width": 1366, "height": 900})
+    expect(card).to_be_visible()
+    _shot(a, "last_round_card_1366_pt")
+    a.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     # Bruno pressed the button: he read the result already and gets no card
     expect(hand(b)).to_have_count(9)
     expect(b.locator("#last-round")).to_have_count(0)
@@ -199,6 +203,10 @@ def test_four_seats_queue_jump_round_over_fits_a_phone(app_harness, new_page):
     _on_screen(a, "#next-round-button")
     _on_screen(b, "#next-round-button")
     _shot(a, "jump_round_over_390_pt")
+    a.set_viewport_size({"width": 1366, "height": 900})
+    _on_screen(a, "#next-round-button")
+    _shot(a, "jump_round_over_1366_pt")
+    a.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     _shot(b, "jump_round_over_390_es")
     # scrolled down to the hand, the button is still there at the bottom edge
     a.evaluate("() => window.scrollTo(0, 250)")
