@@ -27,6 +27,8 @@ class CardUi:
 
     ``id`` is the full notation with the deck mark ("7H" or "7H'"), unique per physical card;
     ``code`` the face ("7H", the ``data-card`` attribute); ``rank`` "A".."K"; ``suit`` C/D/H/S.
+    ``taken``: this card (or its twin) came from the pile this turn; ``drawn``: the card the
+    viewer just drew from the stock, until its discard (only ever set in the viewer's own hand).
     """
 
     id: str = ""
@@ -36,6 +38,7 @@ class CardUi:
     symbol: str = ""
     wild: bool = False
     taken: bool = False
+    drawn: bool = False
 
 
 @dataclasses.dataclass
@@ -100,6 +103,8 @@ class TableUi:
     discard_count: int = 0
     has_discard: bool = False
     discard_top: CardUi = dataclasses.field(default_factory=CardUi)
+    discard_by: str = ""  # the name of who discarded the pile's top card ("" when empty)
+    discard_by_me: bool = False  # ... and it was this viewer
     has_vira: bool = False
     vira: CardUi = dataclasses.field(default_factory=CardUi)
     wild: CardUi = dataclasses.field(default_factory=CardUi)
@@ -113,6 +118,9 @@ class TableUi:
     can_announce: bool = False
     can_go_out: bool = False  # BATER would be accepted now (the button is enabled only then)
     can_next_round: bool = False
+    # this player moved in the round in play (drew, took or discarded): the last round's
+    # summary card (components/table/last_round.py) goes away then
+    played_this_round: bool = False
     round_over: bool = False
     match_over: bool = False
     match_decided: bool = False  # the match has its winner (a Pife go-out): nobody may resign
@@ -149,8 +157,12 @@ class TableUi:
     has_rematch_votes: bool = False  # at least one seat agreed to a rematch
 
 
-def card_ui(card: Card, *, wilds: Iterable[Face] = (), taken: Card | None = None) -> CardUi:
-    """A :class:`CardUi` for ``card``; ``wilds`` are this round's wild faces.
+def card_ui(
+    card: Card, *, wilds: Iterable[Face] = (), taken: Card | None = None, drawn: Card | None = None
+) -> CardUi:
+    """A :class:`CardUi` for ``card``; ``wilds`` are this round's wild faces, ``taken`` the card
+    taken from the pile this turn, ``drawn`` the card just drawn from the stock (this very card
+    is marked, not its twin).
 
     >>> card_ui(Card.parse("10H'")).id, card_ui(Card.parse("10H'")).code
     ("10H'", '10H')
@@ -166,7 +178,30 @@ def card_ui(card: Card, *, wilds: Iterable[Face] = (), taken: Card | None = None
         # the taken card and its twin from the other deck: neither may be discarded this turn
         # (seed 000 line 54)
         taken=taken is not None and card.face == taken.face,
+        drawn=drawn is not None and card == drawn,
     )
+
+
+def just_drawn(view: Any) -> Card | None:
+    """The card the viewer of ``view`` (a ``PlayerView``) drew from the stock this turn, or None.
+
+    A draw appends the stock's top card to the hand (``rules/turns.py``, ``_draw``) and the view
+    keeps the engine's order, so it is the hand's last card while the viewer's own turn waits for
+    its discard and nothing came from the pile (``taken`` None). A spectator's view, another
+    seat's turn or the draw phase: None. Only the viewer's own hand is read, so no other
+    player's card can be marked.
+
+    >>> from pifecacheta.rules import CACHETA_7, Draw, apply, new_match, player_view
+    >>> m = new_match(CACHETA_7, 2, seed=1)
+    >>> just_drawn(player_view(m, m.round.turn)) is None
+    True
+    >>> m2 = apply(m, m.round.turn, Draw())
+    >>> just_drawn(player_view(m2, m.round.turn)) == m2.round.hands[m.round.turn][-1]
+    True
+    """
+    if view.seat is None or view.turn != view.seat or view.taken is not None or not view.hand:
+        return None
+    return view.hand[-1] if _lower_name(view.phase) == "discard" else None
 
 
 def utc_iso(when: datetime) -> str:
@@ -250,11 +285,14 @@ def table_ui(snap: TableSnapshot) -> TableUi:
     ui.is_player = view.seat is not None
     # a wild taken from the discard pile counts only as itself (seed 000 line 62): no wild star
     plain = view.plain
+    drawn = just_drawn(view)
     ui.hand_by_suit = [
-        card_ui(c, wilds=() if c in plain else wilds, taken=view.taken) for c in sort_by_suit(hand)
+        card_ui(c, wilds=() if c in plain else wilds, taken=view.taken, drawn=drawn)
+        for c in sort_by_suit(hand)
     ]
     ui.hand_by_rank = [
-        card_ui(c, wilds=() if c in plain else wilds, taken=view.taken) for c in sort_by_rank(hand)
+        card_ui(c, wilds=() if c in plain else wilds, taken=view.taken, drawn=drawn)
+        for c in sort_by_rank(hand)
     ]
     ui.hand_count = len(hand)
     ui.round_number = int(view.round_number)
@@ -263,6 +301,10 @@ def table_ui(snap: TableSnapshot) -> TableUi:
     if view.discard_pile:
         ui.has_discard = True
         ui.discard_top = card_ui(view.discard_pile[-1], wilds=wilds)
+        if view.discarded_by:  # public: the pile says who put each card (PlayerView)
+            by = int(view.discarded_by[-1])
+            ui.discard_by = ui.seats[by].name if 0 <= by < len(ui.seats) else ""
+            ui.discard_by_me = by == my_seat
     if view.vira is not None:
         ui.has_vira = True
         ui.vira = card_ui(view.vira)
@@ -282,6 +324,15 @@ def table_ui(snap: TableSnapshot) -> TableUi:
     ui.match_over = phase == "match_over" or snap.status == "finished"
     ui.match_decided = ui.match_over or view.outcome is not None
     ui.can_next_round = ui.is_player and ui.round_over
+    ui.played_this_round = (
+        ui.is_player
+        and phase in ("draw", "discard")
+        and (
+            ui.can_discard
+            or my_seat in view.discarded_by
+            or bool(view.picked_up and 0 <= my_seat < len(view.picked_up) and view.picked_up[my_seat])
+        )
+    )
     if result is not None:
         ui.has_result = True
         ui.result_winner = ui.seats[result.winner].name

@@ -8,7 +8,8 @@ import reflex as rx
 
 from pifecacheta.components.cards import card_back, card_face, empty_slot
 from pifecacheta.components.reflex_private import DnDDiv
-from pifecacheta.components.table.shared import SELECTED, UI, T
+from pifecacheta.components.table.last_round import last_round_card
+from pifecacheta.components.table.shared import NAME_STYLE, SELECTED, UI, T, fill
 from pifecacheta.state.table import TableState
 
 
@@ -58,8 +59,23 @@ def _pile() -> rx.Component:
             },
         ),
         rx.text(T["table.discard"], " · ", UI.discard_count, size="1"),
+        discarded_by(),
         align="center",
         spacing="1",
+    )
+
+
+def discarded_by() -> rx.Component:
+    """Under the pile: who discarded its top card ("de Carmen", or "seu descarte" for the
+    viewer's own), public like the pile itself (``PlayerView.discarded_by``)."""
+    return rx.cond(  # type: ignore[no-any-return]
+        UI.has_discard & (UI.discard_by != ""),
+        rx.text(
+            rx.cond(UI.discard_by_me, T["table.discard_by_me"], fill("table.discard_by", UI.discard_by)),
+            size="1",
+            id="discard-by",
+            style={**NAME_STYLE, "max_width": "9em", "opacity": "0.9"},
+        ),
     )
 
 
@@ -87,15 +103,22 @@ def _vira() -> rx.Component:
 
 
 def centre() -> rx.Component:
-    """Stock with its count, the discard pile with its top card, the vira and the wild."""
-    return rx.hstack(  # type: ignore[no-any-return]
-        _stock(),
-        _pile(),
-        _vira(),
-        spacing="5",
-        justify="center",
-        align="end",
-        wrap="wrap",
-        padding="0.8em 0",
-        style={"font_size": rx.breakpoints(initial="16px", md="19px")},
+    """Stock with its count, the discard pile with its top card, the vira and the wild; above
+    them, the last round's summary card while this viewer keeps it (``last_round.py``)."""
+    return rx.vstack(  # type: ignore[no-any-return]
+        last_round_card(),
+        rx.hstack(
+            _stock(),
+            _pile(),
+            _vira(),
+            spacing="5",
+            justify="center",
+            align="end",
+            wrap="wrap",
+            padding="0.8em 0",
+            style={"font_size": rx.breakpoints(initial="16px", md="19px")},
+        ),
+        width="100%",
+        spacing="1",
+        align="center",
     )

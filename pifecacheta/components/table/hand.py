@@ -12,6 +12,9 @@ from pifecacheta.state.table import TableState
 from pifecacheta.state.view_model import CardUi
 from pifecacheta.state.viewer import ViewerState
 
+# the card just drawn: a green ring and glow (the "nova" tag is :func:`drawn_mark`)
+DRAWN_GLOW = "0 0 0 3px #2ecc71, 0 0 14px 5px rgba(95,255,150,0.7)"
+
 
 def hand_card(card: ObjectVar[CardUi]) -> rx.Component:
     """One card of the hand (a ``CardUi`` Var): a tap selects it (lifted), a double tap discards it.
@@ -31,10 +34,12 @@ def hand_card(card: ObjectVar[CardUi]) -> rx.Component:
                 selected, "3px solid #ffd27f", rx.cond(card.taken, "2px solid #5fb3ff", "none")
             ),
             "transition": "transform 0.12s",
+            "box_shadow": rx.cond(card.drawn, DRAWN_GLOW, "0 2px 4px rgba(0,0,0,0.35)"),
         },
     )
     return DnDDiv.create(  # type: ignore[no-any-return]
         face,
+        drawn_mark(card),
         draggable=True,
         on_drag_start=TableState.drag_start(card.id),  # type: ignore[operator]
         # tap: select this card, or unselect it when it already is (browser only)
@@ -48,7 +53,37 @@ def hand_card(card: ObjectVar[CardUi]) -> rx.Component:
         ],
         tab_index=0,
         class_name="hand-card",
-        style={"cursor": "pointer", "flex_shrink": "0", "border_radius": "0.4em"},
+        style={"cursor": "pointer", "flex_shrink": "0", "border_radius": "0.4em", "position": "relative"},
+    )
+
+
+def drawn_mark(card: ObjectVar[CardUi]) -> rx.Component:
+    """The mark on the card just drawn from the stock (``CardUi.drawn``, set only in the
+    viewer's own hand until the discard): a small "nova" tag over the card's bottom edge (clear
+    of the rank in the top corner), read
+    after the card's name by screen readers, and a green glow around the card."""
+    return rx.cond(  # type: ignore[no-any-return]
+        card.drawn,
+        rx.el.span(
+            T["hand.drawn"],
+            class_name="drawn-mark",
+            style={
+                "position": "absolute",
+                "bottom": "-0.6em",
+                "left": "50%",
+                "transform": "translateX(-50%)",
+                "background": "#1f9d55",
+                "color": "white",
+                "font_size": "0.6em",
+                "font_weight": "700",
+                "padding": "0 0.4em",
+                "border_radius": "0.6em",
+                "box_shadow": "0 0 0 2px #0b3d1e, 0 0 10px 3px rgba(95,255,150,0.75)",
+                "pointer_events": "none",
+                "white_space": "nowrap",
+                "text_transform": "uppercase",
+            },
+        ),
     )
 
 

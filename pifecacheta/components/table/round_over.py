@@ -9,6 +9,7 @@ import reflex as rx
 from reflex_base.vars import ObjectVar
 
 from pifecacheta.components.cards import card_face
+from pifecacheta.components.reflex_private import client_state_var
 from pifecacheta.components.table.shared import (
     NAME_STYLE,
     UI,
@@ -21,6 +22,11 @@ from pifecacheta.components.table.shared import (
 )
 from pifecacheta.state.table import TableState
 from pifecacheta.state.view_model import MeldUi, SeatUi
+
+# The number of the last round whose summary this viewer closed (browser only): the summary
+# card of the round just over (components/table/last_round.py) shows until it holds that round.
+# Pressing PRÓXIMA RODADA sets it too: the one who pressed has just read FIM DA RODADA.
+LAST_CLOSED = client_state_var("pfc_last_closed", default=0)
 
 PANEL_STYLE: dict[str, str] = {
     "padding": "1em",
@@ -163,6 +169,23 @@ def _taken_card(src: Any = UI, main: bool = True) -> rx.Component:
     )
 
 
+def _result_details(src: Any, main: bool) -> list[rx.Component]:
+    """Under the headline: the card taken, the melds and the last discard."""
+    return [
+        _taken_card(src, main),
+        rx.text(T["round.melds"], size="2"),
+        rx.flex(rx.foreach(src.result_melds, _meld), wrap="wrap", gap="0.6em", **_ids(main, "melds")),
+        rx.cond(
+            src.result_has_discard,
+            rx.hstack(
+                rx.text(T["round.discarded"], size="2"),
+                card_face(src.result_discard, size="sm"),
+                align="center",
+            ),
+        ),
+    ]
+
+
 def _result(src: Any = UI, main: bool = True) -> rx.Component:
     """Who went out (with ten cards or not), the card taken, the melds and the last discard."""
     return rx.cond(  # type: ignore[no-any-return]
@@ -174,21 +197,17 @@ def _result(src: Any = UI, main: bool = True) -> rx.Component:
                 weight="bold",
                 **_ids(main, "went-out"),
             ),
-            _taken_card(src, main),
-            rx.text(T["round.melds"], size="2"),
-            rx.flex(rx.foreach(src.result_melds, _meld), wrap="wrap", gap="0.6em", **_ids(main, "melds")),
-            rx.cond(
-                src.result_has_discard,
-                rx.hstack(
-                    rx.text(T["round.discarded"], size="2"),
-                    card_face(src.result_discard, size="sm"),
-                    align="center",
-                ),
-            ),
+            *_result_details(src, main),
             spacing="2",
             width="100%",
         ),
     )
+
+
+def result_lines(src: Any) -> rx.Component:
+    """A past round's go-out lines under its headline (``src``: a ``RoundUi`` Var): the card
+    taken, the melds and the discard, without the banner, the headline and the lives."""
+    return rx.vstack(*_result_details(src, main=False), spacing="2", width="100%")  # type: ignore[no-any-return]
 
 
 def _lives(src: Any = UI, main: bool = True) -> rx.Component:
@@ -244,9 +263,42 @@ def _next_round() -> rx.Component:
         UI.can_next_round,
         rx.button(
             T["btn.next_round"],
-            on_click=TableState.next_round(UI.version),  # type: ignore[operator]
+            on_click=[
+                LAST_CLOSED.set_value(UI.round_number),
+                TableState.next_round(UI.version),  # type: ignore[operator]
+            ],
             size="4",
             color_scheme="amber",
+            id="next-round-button",
+        ),
+    )
+
+
+# The buttons at the foot of the panel stay on screen while the panel does (a phone shows
+# FIM DA RODADA taller than its screen: PRÓXIMA RODADA and REVANCHE stick to the bottom edge).
+FOOTER_STYLE: dict[str, str] = {
+    "position": "sticky",
+    "bottom": "0",
+    "z_index": "2",
+    "width": "100%",
+    "padding": "0.6em 0 0.2em",
+    "background": "#0a2814",
+    "box_shadow": "0 -0.6em 0.8em -0.4em rgba(0,0,0,0.5)",
+}
+
+
+def _footer() -> rx.Component:
+    """PRÓXIMA RODADA, or at the end of the match REVANCHE, in a bar that sticks to the
+    bottom of the screen while the panel is taller than it (``#round-over-actions``)."""
+    return rx.cond(  # type: ignore[no-any-return]
+        UI.can_next_round | UI.match_over,
+        rx.vstack(
+            _next_round(),
+            rx.cond(UI.match_over, _rematch()),
+            spacing="2",
+            align="center",
+            id="round-over-actions",
+            style=FOOTER_STYLE,
         ),
     )
 
@@ -260,8 +312,7 @@ def round_over_panel() -> rx.Component:
         _result(),
         _lives(),
         *_outcome(),
-        _next_round(),
-        rx.cond(UI.match_over, _rematch()),
+        _footer(),
         spacing="3",
         id="round-over",
         style=PANEL_STYLE,
