@@ -6,8 +6,11 @@ writes ``.web``, which an AppHarness dev server of tests/browser would be watchi
 ``redis-server`` and ``nginx`` are Debian's (``scripts/test.sh`` installs them); without them
 the test is skipped, and fails under ``CI=true``.
 
-The database is ``PIFECACHETA_CLUSTER_DB_URL`` when set (e.g. PostgreSQL), else a SQLite file
-(WAL) in a temp folder. Each backend is ``reflex run --env prod --backend-only`` (one granian
+The test runs once per database of ``PIFECACHETA_TEST_DB`` (``sqlite``, ``postgresql`` or
+``both``, the default, as for the service tests): a SQLite file (WAL) in a temp folder, or a
+database on the session's throwaway PostgreSQL server (``tests/_pg.py``; missing, it fails on
+CI and is skipped elsewhere). ``PIFECACHETA_CLUSTER_DB_URL`` replaces both with one database.
+Each backend is ``reflex run --env prod --backend-only`` (one granian
 worker, ``tests/cluster/_backends.py``), dealing with the seed the test module's
 ``deal_seed`` fixture gives.
 """
@@ -84,25 +87,56 @@ class Cluster:
         return f"127.0.0.{i or 3}"
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """One cluster per chosen database (module scope: each is started once)."""
+    if "cluster_db" in metafunc.fixturenames:
+        choice = os.environ.get("PIFECACHETA_TEST_DB") or "both"
+        names = ["sqlite", "postgresql"] if choice == "both" else [choice]
+        if os.environ.get("PIFECACHETA_CLUSTER_DB_URL"):
+            names = ["url"]
+        metafunc.parametrize("cluster_db", names, indirect=True, scope="module")
+
+
+@pytest.fixture(scope="module")
+def cluster_db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The URL of the database the backends share, migrated to head (see the module's doc)."""
+    if request.param == "url":
+        url = os.environ["PIFECACHETA_CLUSTER_DB_URL"]
+    elif request.param == "postgresql":
+        return str(request.getfixturevalue("_pg_database"))  # fresh: this process's only user
+    else:
+        url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'cluster.db'}"
+    engine = make_engine(url)
+    migrate(engine)
+    engine.dispose()
+    return url
+
+
+@pytest.fixture(scope="session")
+def frontend(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, Path]:
+    """The nginx port every cluster of the session listens on, and the frontend exported for
+    it (once: about 10 s)."""
+    port = free_port()
+    return port, export_frontend(f"http://localhost:{port}", tmp_path_factory.mktemp("frontend") / "static")
+
+
 @pytest.fixture(scope="module")
 def cluster(
     redis_server: RedisServer,  # noqa: F811 - the fixture imported above
     deal_seed: int,
+    cluster_db: str,
+    frontend: tuple[int, Path],
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[Cluster]:
-    """Redis, the database (migrated), the exported frontend, two backends, nginx."""
+    """Redis (emptied), the database, two backends, nginx serving the exported frontend."""
     nginx_exe()  # skip (or fail under CI=true) before anything is started
     run = tmp_path_factory.mktemp("cluster")
-    db_url = os.environ.get("PIFECACHETA_CLUSTER_DB_URL") or f"sqlite:///{run / 'cluster.db'}"
-    engine = make_engine(db_url)
-    migrate(engine)
-    engine.dispose()
+    db_url = cluster_db
     client = redis_server.client()
     client.flushall()
     client.close()
     os.environ["PIFECACHETA_DB_URL"] = db_url  # read by test_frames_secrecy.rebuild_round
-    port = free_port()
-    static = export_frontend(f"http://localhost:{port}", run / "static")
+    port, static = frontend
     env = backend_env(
         redis_server.url,
         db_url,
