@@ -3,8 +3,10 @@
 #   1. `pytest`: unit, property, service and state tests (fast); the database tests run on
 #      SQLite and on a throwaway PostgreSQL server (PIFECACHETA_TEST_DB=both, the default);
 #   2. a second pytest process for tests/browser (Playwright against a running app), kept apart
-#      as Reflex's own suite does, because pytest-playwright keeps an event loop alive.
-# Exits non-zero if either step fails. Extra arguments go to the first pytest run.
+#      as Reflex's own suite does, because pytest-playwright keeps an event loop alive;
+#   3. a third one for tests/cluster_browser (browsers on two backends behind nginx): it exports
+#      the frontend into .web, which step 2's dev server watches, so it runs after it.
+# Exits non-zero if any step fails. Extra arguments go to the first pytest run.
 source "$(dirname "$0")/_env.sh"
 
 # --- a Chromium for Playwright ------------------------------------------------
@@ -50,6 +52,15 @@ if ! command -v redis-server >/dev/null 2>&1 && command -v apt-get >/dev/null 2>
         || log "apt-get could not install redis-server: tests/cluster will be skipped (failed in CI)"
 fi
 
+# --- nginx for tests/cluster_browser (Debian's nginx) -----------------------------
+# CI=true makes a missing one fail that test.
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ] && command -v apt-get >/dev/null 2>&1; then
+    log "installing Debian nginx (apt-get install -y nginx)"
+    export DEBIAN_FRONTEND=noninteractive
+    { as_root apt-get update -qq && as_root apt-get install -y -qq nginx; } </dev/null >&2 \
+        || log "apt-get could not install nginx: tests/cluster_browser will be skipped (failed in CI)"
+fi
+
 # --- 1. unit tests --------------------------------------------------------------
 log "pytest (unit tests)"
 unit_rc=0
@@ -68,8 +79,13 @@ if [ "$browser_rc" = 5 ] && ! ls tests/browser/test_*.py >/dev/null 2>&1; then
     browser_rc=0
 fi
 
-if [ "$unit_rc" != 0 ] || [ "$browser_rc" != 0 ]; then
-    log "FAILED: unit tests exit $unit_rc, browser tests exit $browser_rc"
+# --- 3. the cluster under browsers, own process ---------------------------------------
+log "pytest tests/cluster_browser (Playwright, two backends behind nginx)"
+cluster_rc=0
+python -m pytest -o addopts="-ra" tests/cluster_browser || cluster_rc=$?
+
+if [ "$unit_rc" != 0 ] || [ "$browser_rc" != 0 ] || [ "$cluster_rc" != 0 ]; then
+    log "FAILED: unit tests exit $unit_rc, browser tests exit $browser_rc, cluster browser tests exit $cluster_rc"
     exit 1
 fi
 log "all tests passed"
