@@ -19,7 +19,7 @@ from _flows import create_table, join_table, simple_turn
 from _replay import hand
 from playwright.sync_api import expect
 
-SHOTS = Path("/work/shots/access")
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "access"  # beside the other browser shots
 
 
 def shots4(page, name: str) -> None:

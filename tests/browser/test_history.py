@@ -27,7 +27,7 @@ from pifecacheta import i18n
 from pifecacheta.rules import CACHETA_7, AnnounceOneAway, Discard, apply, new_match
 from pifecacheta.rules.actions import action_from_dict
 
-SHOTS = Path(os.environ.get("PIFECACHETA_HISTORY_SHOTS", "/work/shots/history"))
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "history"  # beside the other browser shots
 NAMES = ("Ana", "Bruno")
 SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 

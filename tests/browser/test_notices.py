@@ -22,7 +22,7 @@ SOUND_SPY = """
 })();
 """
 ICON = "link[rel~='icon']"
-SHOTS = Path("/work/shots/access")
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "access"  # beside the other browser shots
 
 
 def _pause_shots(page) -> None:

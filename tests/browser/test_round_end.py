@@ -4,7 +4,7 @@ the card just drawn, who discarded the lixo's top; a newcomer's finding on PRÓX
 Two players at 390x844, one in Portuguese and one in Spanish. The planned games
 (``_planner.find_seed``) are played through the app's own service (AppHarness runs the backend
 in this process) except for the moves the test looks at, which go through the page.
-Screenshots go to ``/work/shots/round-end/`` (``PIFECACHETA_SHOTS_DIR`` overrides it).
+Screenshots go to ``screenshots/round-end/`` at the repository's root.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pifecacheta.rules import CACHETA_7, PIFE, Discard, Draw, GoOut
 
 FRAMES: dict[int, Recorder] = {}
 DRAWN_TRUE = re.compile(r'"drawn"\s*:\s*true')
-SHOTS = Path(os.environ.get("PIFECACHETA_SHOTS_DIR", "/work/shots/round-end"))
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "round-end"  # beside the other browser shots
 PHONE = (390, 844)
 
 
