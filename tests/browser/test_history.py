@@ -4,7 +4,7 @@ checked against the action log replayed from the database; the past round reacha
 PRÓXIMA RODADA; the keyboard and the polite announcement; the frames of both players and a
 spectator with the history on screen scanned for cards that were not public yet.
 
-Screenshots: /work/shots/history/ (or $PIFECACHETA_HISTORY_SHOTS), 390x844 and 1366x900, pt and es.
+Screenshots: screenshots/history/ at the repository root, 390x844 and 1366x900, pt and es.
 """
 
 from __future__ import annotations
