@@ -23,7 +23,7 @@ SHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "access"  # beside
 
 
 def shots4(page, name: str) -> None:
-    """/work/shots/access/<name>_{390,1366}_{pt,es}.png, then back to pt at the page's size."""
+    """screenshots/access/<name>_{390,1366}_{pt,es}.png, then back to pt at the page's size."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     size = page.viewport_size
     for lang in ("es", "pt"):

@@ -26,7 +26,7 @@ SHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "access"  # beside
 
 
 def _pause_shots(page) -> None:
-    """/work/shots/access/pause_menu_{390,1366}_{pt,es}.png: the pause menu with Meu acesso and
+    """screenshots/access/pause_menu_{390,1366}_{pt,es}.png: the pause menu with Meu acesso and
     the notice switches; ends with the menu closed, in pt."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     size = page.viewport_size
