@@ -45,7 +45,7 @@ def _focused_id(page: Page) -> str:
     return str(page.evaluate("document.activeElement.id"))
 
 
-def _keyboard_pife(page: Page, url: str) -> None:
+def _keyboard_pife(page: Page, url: str, shot=None) -> None:
     """The lobby by keyboard: type the name, arrow to Pife, CRIAR MESA with Enter; then
     COMPLETAR COM ROBÔS and COMEÇAR with Enter."""
     page.goto(url)
@@ -53,10 +53,15 @@ def _keyboard_pife(page: Page, url: str) -> None:
     page.keyboard.type("Ana")
     page.keyboard.press("Tab")  # into the game choice, on the chosen game (Cacheta 7)
     expect(page.get_by_role("radio", name=re.compile("^Cacheta, 7"))).to_be_focused()
-    page.keyboard.press("ArrowLeft")
+    # held for 50 ms as a hand would: Radix moves the focus a tick after the key goes down, and
+    # checks the radio it lands on only while the arrow is still down
+    page.keyboard.press("ArrowLeft", delay=50)
     pife = page.get_by_role("radio", name=re.compile("^Pife"))
     expect(pife).to_be_focused()
     expect(pife).to_be_checked()
+    _assert_ring(page, pife)
+    if shot:
+        shot(page, "a11y_focus_radio")
     page.keyboard.press("Tab")
     expect(page.get_by_role("button", name="CRIAR MESA")).to_be_focused()
     page.keyboard.press("Enter")
@@ -66,6 +71,7 @@ def _keyboard_pife(page: Page, url: str) -> None:
     page.get_by_role("button", name="COMPLETAR COM ROBÔS").focus()
     page.keyboard.press("Enter")
     expect(page.locator(".lobby-seat").filter(has_text="Luna")).to_be_visible()
+    expect(page.locator("#add-bots")).to_have_count(0)  # the room's last change: it has settled
     page.get_by_role("button", name="COMEÇAR").focus()
     page.keyboard.press("Enter")
     expect(hand(page)).to_have_count(9)
@@ -73,7 +79,7 @@ def _keyboard_pife(page: Page, url: str) -> None:
 
 def test_a_pife_created_and_played_by_keyboard_alone(app_harness, new_page, shot):
     a = new_page()
-    _keyboard_pife(a, app_harness.frontend_url)
+    _keyboard_pife(a, app_harness.frontend_url, shot)
     with fast_bots():
         # turn 1: Enter on the stock (COMPRAR), arrows in the hand, Space selects, Enter discards
         wait_my_turn(a)
@@ -181,6 +187,8 @@ def test_names_of_the_boxes_and_reflow_at_320_px(app_harness, new_page, shot):
     expect(b.get_by_role("textbox", name="Seu nome")).to_be_visible()
     no_sideways_scroll(b, "waiting_room")
     a.get_by_role("button", name="COMPLETAR COM ROBÔS").press("Enter")
+    expect(a.locator("#add-bots")).to_have_count(0)  # the room's last change: it has settled
+    expect(a.get_by_role("button", name="COMEÇAR")).to_be_enabled()
     a.get_by_role("button", name="COMEÇAR").press("Enter")
     expect(hand(a)).to_have_count(9)
     expect(

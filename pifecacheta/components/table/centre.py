@@ -22,10 +22,10 @@ def _stock() -> rx.Component:
             on_key_down=on_keys({("Enter", " "): [TableState.draw(UI.version)]}),  # type: ignore[operator]
             tab_index=0,
             role="button",
-            aria_disabled=rx.cond(UI.can_draw, "false", "true"),
             aria_label=T["table.stock"] + " " + UI.stock_size.to_string(),
             custom_attrs={"data-testid": "stock"},
-            style={"cursor": rx.cond(UI.can_draw, "pointer", "default")},
+            # rounded as the card, so that the focus ring follows its shape
+            style={"cursor": rx.cond(UI.can_draw, "pointer", "default"), "border_radius": "0.5em"},
         ),
         rx.text(T["table.stock"], " · ", UI.stock_size, size="1"),
         align="center",
