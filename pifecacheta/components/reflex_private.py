@@ -6,7 +6,11 @@ Checked against Reflex 0.10.1 (``reflex``, ``reflex_base``, ``reflex_components_
 - :func:`client_state_var`: ``reflex.experimental.client_state.ClientStateVar``, React state
   kept in the browser (the selected card of the hand: a tap costs no round trip);
 - :class:`DnDDiv`: a subclass of Reflex's ``Div`` element class with typed HTML5
-  drag-and-drop event triggers (``rx.EventHandler`` fields with an event spec);
+  drag-and-drop event triggers (``rx.EventHandler`` fields with an event spec) and, from
+  :class:`KeyDiv`, ``on_key_down`` (Reflex's own ``key_event`` spec: the key, then the modifiers);
+- :func:`js_function`: ``reflex_base.vars.function.ArgsFunctionOperation``, an arrow function
+  built from Vars, run in the browser at once as an entry of an event chain (the keyboard's
+  focus moves and ``preventDefault``, components/keys.py);
 - :func:`replace_overlay`: the ``(5, "Overlay")`` key of ``rx.App.app_wraps``, the component
   Reflex wraps every page in to show its "cannot connect" toast;
 - :func:`memo`, ``connection_pulser`` and ``has_connection_errors``: what Reflex's own overlay
@@ -34,6 +38,7 @@ from reflex.experimental.client_state import ClientStateVar
 from reflex.state import _override_base_method as override_base_method
 from reflex_base.components.memo import memo
 from reflex_base.vars import ObjectVar, Var
+from reflex_base.vars.function import ArgsFunctionOperation, FunctionVar
 
 # reflex_components_core ships no py.typed marker (Reflex 0.10.1)
 from reflex_components_core.core.banner import (  # type: ignore[import-untyped]
@@ -45,11 +50,13 @@ from reflex_components_core.el.elements.typography import Div  # type: ignore[im
 __all__ = [
     "OVERLAY_KEY",
     "DnDDiv",
+    "KeyDiv",
     "client_state_var",
     "connection_pulser",
     "has_connection_errors",
     "memo",
     "is_payload_error",
+    "js_function",
     "override_base_method",
     "quiet_unknown_events",
     "replace_overlay",
@@ -98,8 +105,24 @@ def _drag_spec(e: ObjectVar[_JsDragEvent]) -> tuple[Var[str]]:
     return (e.currentTarget.id,)
 
 
-class DnDDiv(Div):  # type: ignore[misc]  # Div is untyped (no py.typed marker)
-    """A div with typed HTML5 drag-and-drop events (no hand-written JavaScript).
+def js_function(args: tuple[str, ...], body: Var[Any]) -> FunctionVar[Any]:
+    """The browser function ``(args) => body``: ``body`` a Var whose JavaScript may name the
+    ``args``. In an event chain it runs at once, with the DOM event as its first argument."""
+    function: FunctionVar[Any] = ArgsFunctionOperation.create(args, body)
+    return function
+
+
+class KeyDiv(Div):  # type: ignore[misc]  # Div is untyped (no py.typed marker)
+    """A div with an ``on_key_down`` trigger (Reflex's ``Div`` declares none): its handler gets
+    the DOM ``KeyboardEvent.key`` ("Enter", " ", "ArrowLeft") and a ``KeyInputInfo`` of the
+    modifiers (``alt_key``, ``ctrl_key``, ``meta_key``, ``shift_key``)."""
+
+    on_key_down: rx.EventHandler[rx.event.key_event]  # type: ignore[type-arg, valid-type]
+
+
+class DnDDiv(KeyDiv):
+    """A div with typed HTML5 drag-and-drop events and ``on_key_down`` (no hand-written
+    JavaScript).
 
     ``on_drag_start`` passes the id of the dragged element to its handler; the other three
     pass nothing.

@@ -15,23 +15,23 @@ from pifecacheta.state.viewer import ViewerState
 
 
 def _mode_choice(value: str, label_key: str, hint_key: str) -> rx.Component:
+    """One game of the choice: a Radix radio card (a real radio: Space picks it, the arrows
+    move to the next game and pick it), its name and a hint under it."""
     t = ViewerState.t
-    chosen = LobbyState.mode == value
-    return rx.box(  # type: ignore[no-any-return]
-        rx.text(t[label_key], weight="bold", size="4"),
-        rx.text(t[hint_key], size="2", style={"opacity": "0.85"}),
-        on_click=LobbyState.set_mode(value),  # type: ignore[operator]
-        role="radio",
-        aria_checked=rx.cond(chosen, "true", "false"),
-        tab_index=0,
+    return rx.radio_cards.item(  # type: ignore[no-any-return]
+        rx.vstack(
+            rx.text(t[label_key], weight="bold", size="4"),
+            rx.text(t[hint_key], size="2", style={"opacity": "0.85"}),
+            spacing="1",
+            align="start",
+        ),
+        value=value,
         id=f"mode-{value}",
         style={
             "cursor": "pointer",
-            "padding": "0.7em 0.9em",
-            "border_radius": "0.6em",
-            "border": rx.cond(chosen, "2px solid #ffd27f", "2px solid rgba(255,255,255,0.25)"),
-            "background": rx.cond(chosen, "rgba(255,210,127,0.18)", "rgba(0,0,0,0.2)"),
-            "flex": "1 1 10em",
+            "justify_content": "start",
+            "text_align": "left",
+            "background": rx.cond(LobbyState.mode == value, "rgba(255,210,127,0.18)", "rgba(0,0,0,0.2)"),
         },
     )
 
@@ -80,7 +80,7 @@ def _create_card() -> rx.Component:
                 align="baseline",
             ),
             rx.heading(t["lobby.create_title"], size="6"),
-            rx.text(t["name.label"], as_="label", html_for="name-input", weight="bold"),
+            rx.el.label(t["name.label"], html_for="name-input", style={"font_weight": "bold"}),
             rx.input(
                 id="name-input",
                 value=LobbyState.name_input,
@@ -90,13 +90,16 @@ def _create_card() -> rx.Component:
                 size="3",
                 width="100%",
             ),
-            rx.text(t["lobby.mode"], weight="bold"),
-            rx.flex(
+            rx.text(t["lobby.mode"], weight="bold", id="mode-label"),
+            rx.radio_cards.root(
                 _mode_choice("pife", "mode.pife", "mode.pife_hint"),
                 _mode_choice("cacheta7", "mode.cacheta7", "mode.cacheta_hint"),
                 _mode_choice("cacheta10", "mode.cacheta10", "mode.cacheta_hint"),
-                role="radiogroup",
-                wrap="wrap",
+                value=LobbyState.mode,
+                on_value_change=LobbyState.set_mode,
+                aria_labelledby="mode-label",
+                color_scheme="amber",
+                columns=rx.breakpoints(initial="1", xs="3"),
                 gap="0.6em",
                 width="100%",
             ),

@@ -7,22 +7,26 @@ from typing import Any
 import reflex as rx
 
 from pifecacheta.components.cards import card_back, card_face, empty_slot
-from pifecacheta.components.reflex_private import DnDDiv
+from pifecacheta.components.keys import on_keys
+from pifecacheta.components.reflex_private import DnDDiv, KeyDiv
 from pifecacheta.components.table.last_round import last_round_card
 from pifecacheta.components.table.shared import NAME_STYLE, SELECTED, UI, T, fill
 from pifecacheta.state.table import TableState
 
 
 def _stock() -> rx.Component:
-    """The stock, face down: a tap draws (COMPRAR)."""
+    """The stock, face down: a tap, Enter or Space draws (COMPRAR)."""
     return rx.vstack(  # type: ignore[no-any-return]
-        rx.box(
+        KeyDiv.create(
             card_back(size="lg"),
             on_click=TableState.draw(UI.version),  # type: ignore[operator]
+            on_key_down=on_keys({("Enter", " "): [TableState.draw(UI.version)]}),  # type: ignore[operator]
+            tab_index=0,
             role="button",
             aria_label=T["table.stock"] + " " + UI.stock_size.to_string(),
             custom_attrs={"data-testid": "stock"},
-            style={"cursor": rx.cond(UI.can_draw, "pointer", "default")},
+            # rounded as the card, so that the focus ring follows its shape
+            style={"cursor": rx.cond(UI.can_draw, "pointer", "default"), "border_radius": "0.5em"},
         ),
         rx.text(T["table.stock"], " · ", UI.stock_size, size="1"),
         align="center",
@@ -31,18 +35,21 @@ def _stock() -> rx.Component:
 
 
 def _pile() -> rx.Component:
-    """The discard pile with its top card: a tap takes it, or discards the selected card; a
-    card of the hand dropped on it is discarded."""
+    """The discard pile with its top card: a tap (Enter, Space) takes it, or discards the
+    selected card; a card of the hand dropped on it is discarded."""
+    tap = [
+        TableState.pile_click(UI.version, UI.phase, SELECTED.value),  # type: ignore[operator]
+        SELECTED.set_value(""),
+    ]
     return rx.vstack(  # type: ignore[no-any-return]
         DnDDiv.create(
             rx.cond(
                 UI.has_discard, card_face(UI.discard_top, size="lg"), empty_slot(T["table.discard_empty"])
             ),
             # the card goes with the event, THEN the selection is cleared (the chain runs in order)
-            on_click=[
-                TableState.pile_click(UI.version, UI.phase, SELECTED.value),  # type: ignore[operator]
-                SELECTED.set_value(""),
-            ],
+            on_click=tap,
+            on_key_down=on_keys({("Enter", " "): tap}),
+            tab_index=0,
             on_drag_over=rx.prevent_default,
             on_drop=[
                 TableState.drop_on_pile(UI.version).prevent_default,  # type: ignore[operator]

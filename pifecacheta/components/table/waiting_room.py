@@ -92,7 +92,7 @@ def _title() -> rx.Component:
 def _invite() -> list[rx.Component]:
     """The invite link, its copy button and the hint under it."""
     return [
-        rx.text(T["invite.label"], weight="bold"),
+        rx.el.label(T["invite.label"], html_for="invite-url", style={"font_weight": "bold"}),
         rx.hstack(
             rx.input(value=TableState.invite_url, read_only=True, id="invite-url", width="100%", size="2"),
             rx.button(
@@ -137,7 +137,7 @@ def _sit_form() -> rx.Component:
     return rx.cond(  # type: ignore[no-any-return]
         need_name,
         rx.vstack(
-            rx.text(T["name.label"], as_="label", html_for="join-name", weight="bold"),
+            rx.el.label(T["name.label"], html_for="join-name", style={"font_weight": "bold"}),
             rx.hstack(
                 rx.input(
                     id="join-name",

@@ -1,0 +1,197 @@
+"""WCAG 2.1 AA by keyboard (issue 16): a Pife created and played by keyboard alone (the lobby's
+game choice, the stock, the discard pile and the hand's roving focus), the focus ring of every
+control of the table, the names of the boxes and of the hand's cards, and reflow at 320 px.
+
+No mouse event in the keyboard test: controls are reached with Tab / Shift+Tab (or focused
+programmatically, which is what a screen reader's "move to" does) and pressed with keys.
+"""
+
+from __future__ import annotations
+
+import re
+
+from _flows import fast_bots
+from _replay import hand, wait_my_turn
+from playwright.sync_api import Page, expect
+
+RING = {"outlineStyle": "solid", "outlineWidth": "3px", "outlineColor": "rgb(255, 210, 127)"}
+# the outline of a focused element; a text box's ring is on its Radix frame (assets/focus.css)
+_RING_JS = """e => {
+    const t = e.closest('.rt-TextFieldRoot, .rt-TextAreaRoot') || e;
+    const s = getComputedStyle(t);
+    return [s.outlineStyle, s.outlineWidth, s.outlineColor];
+}"""
+
+_WHAT_JS = "e => e.tagName + ' ' + (e.getAttribute('aria-label') || e.textContent || '').slice(0, 30)"
+
+
+def _tab_to(page: Page, predicate: str, *, back: bool = False, limit: int = 40) -> None:
+    """Press Tab (Shift+Tab when ``back``) until the focused element satisfies ``predicate``
+    (a JavaScript function of the element)."""
+    key = "Shift+Tab" if back else "Tab"
+    for _ in range(limit):
+        page.keyboard.press(key)
+        if page.evaluate(f"({predicate})(document.activeElement)"):
+            return
+    raise AssertionError(f"{key} never reached {predicate}")
+
+
+def _assert_ring(page: Page, locator) -> None:
+    style, width, colour = locator.evaluate(_RING_JS)
+    assert (style, width, colour) == tuple(RING.values()), (style, width, colour)
+
+
+def _focused_id(page: Page) -> str:
+    return str(page.evaluate("document.activeElement.id"))
+
+
+def _keyboard_pife(page: Page, url: str, shot=None) -> None:
+    """The lobby by keyboard: type the name, arrow to Pife, CRIAR MESA with Enter; then
+    COMPLETAR COM ROBÔS and COMEÇAR with Enter."""
+    page.goto(url)
+    page.get_by_role("textbox", name="Seu nome").focus()  # the label is tied to its box
+    page.keyboard.type("Ana")
+    page.keyboard.press("Tab")  # into the game choice, on the chosen game (Cacheta 7)
+    expect(page.get_by_role("radio", name=re.compile("^Cacheta, 7"))).to_be_focused()
+    # held for 50 ms as a hand would: Radix moves the focus a tick after the key goes down, and
+    # checks the radio it lands on only while the arrow is still down
+    page.keyboard.press("ArrowLeft", delay=50)
+    pife = page.get_by_role("radio", name=re.compile("^Pife"))
+    expect(pife).to_be_focused()
+    expect(pife).to_be_checked()
+    _assert_ring(page, pife)
+    if shot:
+        shot(page, "a11y_focus_radio")
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("button", name="CRIAR MESA")).to_be_focused()
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/mesa/**")
+    expect(page.get_by_role("textbox", name="Link de convite")).to_have_value(page.url)
+    expect(page.get_by_role("heading", name="Mesa · Pife")).to_be_visible()
+    page.get_by_role("button", name="COMPLETAR COM ROBÔS").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".lobby-seat").filter(has_text="Luna")).to_be_visible()
+    expect(page.locator("#add-bots")).to_have_count(0)  # the room's last change: it has settled
+    page.get_by_role("button", name="COMEÇAR").focus()
+    page.keyboard.press("Enter")
+    expect(hand(page)).to_have_count(9)
+
+
+def test_a_pife_created_and_played_by_keyboard_alone(app_harness, new_page, shot):
+    a = new_page()
+    _keyboard_pife(a, app_harness.frontend_url, shot)
+    with fast_bots():
+        # turn 1: Enter on the stock (COMPRAR), arrows in the hand, Space selects, Enter discards
+        wait_my_turn(a)
+        a.locator("body").focus()
+        _tab_to(a, "e => e.dataset.testid === 'stock'")
+        _assert_ring(a, a.get_by_test_id("stock"))
+        shot(a, "a11y_focus_stock")
+        a.keyboard.press("Enter")
+        expect(hand(a)).to_have_count(10)
+        _tab_to(a, "e => e.classList.contains('hand-card')")
+        assert _focused_id(a) == "hand-pos-0"  # the hand is one Tab stop, on its first card
+        card = a.locator("#hand-pos-0")
+        expect(card).to_have_attribute("aria-pressed", "false")
+        expect(
+            a.get_by_role("button", name=card.get_attribute("aria-label"), pressed=False).first
+        ).to_be_visible()
+        _assert_ring(a, card)
+        for key, where in (("ArrowRight", 1), ("ArrowRight", 2), ("Home", 0), ("End", 9), ("ArrowLeft", 8)):
+            a.keyboard.press(key)
+            expect(a.locator(f"#hand-pos-{where}")).to_be_focused()
+        assert a.evaluate("window.scrollY") == 0  # the arrows move the focus, not the page
+        a.keyboard.press(" ")
+        chosen = a.locator("#hand-pos-8")
+        expect(chosen).to_have_attribute("aria-pressed", "true")
+        name = chosen.get_attribute("aria-label")
+        expect(a.get_by_role("button", name=name, pressed=True)).to_have_count(1)
+        shot(a, "a11y_focus_card_selected")
+        face = chosen.locator("[data-card]").get_attribute("id")
+        a.keyboard.press("Enter")  # Enter on the selected card discards it
+        expect(a.locator(f'#hand [id="{face}"]')).to_have_count(0)
+        expect(hand(a)).to_have_count(9)
+        # the focus stays in the hand (the next card took the discarded one's place)
+        expect(a.locator("#hand-pos-8")).to_be_focused()
+
+        # turn 2: Enter on the discard pile takes its top card (PEGAR DO LIXO); a card selected
+        # with Enter is discarded with Enter on the pile
+        wait_my_turn(a)
+        top = a.get_by_test_id("discard").locator("[data-card]").get_attribute("data-card")
+        _tab_to(a, "e => e.dataset.testid === 'discard'", back=True)
+        _assert_ring(a, a.get_by_test_id("discard"))
+        shot(a, "a11y_focus_discard")
+        a.keyboard.press("Enter")
+        expect(hand(a)).to_have_count(10)
+        _tab_to(a, "e => e.classList.contains('hand-card')")
+        a.keyboard.press("Home")
+        pos = 1 if a.locator("#hand-pos-0 [data-card]").get_attribute("data-card") == top else 0
+        if pos:
+            a.keyboard.press("ArrowRight")
+        chosen = a.locator(f"#hand-pos-{pos}")
+        face = chosen.locator("[data-card]").get_attribute("id")
+        a.keyboard.press("Enter")
+        expect(chosen).to_have_attribute("aria-pressed", "true")
+        _tab_to(a, "e => e.dataset.testid === 'discard'", back=True)
+        a.keyboard.press(" ")
+        expect(a.locator(f'#hand [id="{face}"]')).to_have_count(0)
+        expect(hand(a)).to_have_count(9)
+
+
+def test_every_control_of_the_table_shows_the_focus_ring(app_harness, new_page, shot):
+    a = new_page()
+    _keyboard_pife(a, app_harness.frontend_url)
+    a.locator("body").focus()
+    seen: list[str] = []
+    for _ in range(40):
+        a.keyboard.press("Tab")
+        what = a.evaluate(f"({_WHAT_JS})(document.activeElement)")
+        if what.startswith("BODY"):
+            break
+        style = a.evaluate(f"({_RING_JS})(document.activeElement)")
+        assert tuple(style) == tuple(RING.values()), (what, style)
+        seen.append(what)
+    # the controls of every colour were among them: amber, red, grey, the stock, the pile, a card
+    text = " | ".join(seen)
+    for name in ("COMPRAR", "DESISTIR", "Pausa", "Monte", "Lixo", "POR VALOR", " de "):
+        assert name in text, (name, text)
+    for control, name in (("resign", "DESISTIR"), ("draw", "COMPRAR")):
+        a.locator("body").focus()
+        _tab_to(a, f"e => (e.textContent || '').trim() === '{name}'")
+        shot(a, f"a11y_focus_{control}")
+
+
+def test_names_of_the_boxes_and_reflow_at_320_px(app_harness, new_page, shot):
+    a = new_page(width=320, height=700)
+    a.goto(app_harness.frontend_url)
+    expect(a.get_by_role("textbox", name="Seu nome")).to_be_visible()
+    expect(a.get_by_role("radiogroup", name="Jogo")).to_be_visible()
+
+    def no_sideways_scroll(page: Page, where: str) -> None:
+        for lang in ("es", "pt"):
+            page.locator(f"#lang-{lang}").press("Enter")
+            expect(page.locator(f"#lang-{lang}")).to_have_attribute("aria-pressed", "true")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 320, f"{where} ({lang}) is {width} px wide at 320 px"
+            shot(page, f"a11y_320_{where}_{lang}")
+
+    no_sideways_scroll(a, "lobby")
+    a.get_by_role("textbox", name="Seu nome").fill("Ana")
+    a.get_by_role("radio", name=re.compile("^Pife")).press(" ")
+    a.get_by_role("button", name="CRIAR MESA").press("Enter")
+    a.wait_for_url("**/mesa/**")
+    expect(a.get_by_role("textbox", name="Link de convite")).to_have_value(a.url)
+    # someone arriving through the link: the name box of the waiting room is named
+    b = new_page(width=320, height=700)
+    b.goto(a.url)
+    expect(b.get_by_role("textbox", name="Seu nome")).to_be_visible()
+    no_sideways_scroll(b, "waiting_room")
+    a.get_by_role("button", name="COMPLETAR COM ROBÔS").press("Enter")
+    expect(a.locator("#add-bots")).to_have_count(0)  # the room's last change: it has settled
+    expect(a.get_by_role("button", name="COMEÇAR")).to_be_enabled()
+    a.get_by_role("button", name="COMEÇAR").press("Enter")
+    expect(hand(a)).to_have_count(9)
+    expect(
+        a.get_by_role("toolbar", name="Sua mão").get_by_role("button", name=re.compile(" de "))
+    ).to_have_count(9)
+    no_sideways_scroll(a, "table")
