@@ -118,8 +118,8 @@ class TableUi:
     can_announce: bool = False
     can_go_out: bool = False  # BATER would be accepted now (the button is enabled only then)
     can_next_round: bool = False
-    # this player moved in the round in play (drew, took or discarded): the last round's
-    # summary card (components/table/last_round.py) goes away then
+    # this player has played a turn of the round in play (and is not in the middle of one):
+    # the last round's summary card (components/table/last_round.py) goes away then
     played_this_round: bool = False
     round_over: bool = False
     match_over: bool = False
@@ -324,12 +324,14 @@ def table_ui(snap: TableSnapshot) -> TableUi:
     ui.match_over = phase == "match_over" or snap.status == "finished"
     ui.match_decided = ui.match_over or view.outcome is not None
     ui.can_next_round = ui.is_player and ui.round_over
+    # not while this viewer's own turn is on: the card's going would move the hand up under a
+    # finger about to double-tap a card (it goes once the turn is over)
     ui.played_this_round = (
         ui.is_player
         and phase in ("draw", "discard")
+        and not ui.can_discard
         and (
-            ui.can_discard
-            or my_seat in view.discarded_by
+            my_seat in view.discarded_by
             or bool(view.picked_up and 0 <= my_seat < len(view.picked_up) and view.picked_up[my_seat])
         )
     )

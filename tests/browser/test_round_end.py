@@ -178,13 +178,17 @@ def test_cacheta_last_round_card_goes_when_the_viewer_moves(app_harness, new_pag
     expect(b.locator("#last-round")).to_be_visible()
     expect(b.locator("#last-round")).to_contain_text("Fin de la ronda 1")
     _shot(b, "last_round_card_390_es")
-    # Bruno keeps it while Ana moves; his own first move of round 2 takes it away
+    # Bruno keeps it while Ana moves, and through his own draw (its going would move his hand
+    # under the finger about to discard); his first discard of round 2 takes it away
     if svc.snapshot(code, who[0]).view.turn == 0:
         _act(svc, code, who[0], Draw())
         _act(svc, code, who[0], Discard(svc.snapshot(code, who[0]).view.hand[0]))
         expect(b.locator("#discard-by")).to_have_text("de Ana")
         expect(b.locator("#last-round")).to_be_visible()
     play(b, Draw(), "es")
+    expect(hand(b)).to_have_count(10)
+    expect(b.locator("#last-round")).to_be_visible()
+    play(b, Discard(svc.snapshot(code, who[1]).view.hand[0]), "es")
     expect(b.locator("#last-round")).to_have_count(0)
 
 

@@ -93,7 +93,8 @@ def test_played_this_round_follows_the_viewers_own_moves(svc, monkeypatch):
     assert not ua.played_this_round and not ub.played_this_round
     first = who[ua.turn_seat]
     act(svc, code, first, Draw())
-    assert table_ui(svc.snapshot(code, first)).played_this_round  # drew: the discard is due
+    # drew: the discard is due, and the summary stays meanwhile (its going would move the hand)
+    assert not table_ui(svc.snapshot(code, first)).played_this_round
     mine = svc.snapshot(code, first).view
     act(svc, code, first, Discard(mine.hand[0]))
     assert table_ui(svc.snapshot(code, first)).played_this_round  # its card is on the pile
