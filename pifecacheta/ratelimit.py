@@ -25,8 +25,8 @@ from reflex.state import StateUpdate
 
 log = logging.getLogger(__name__)
 
-RATE = 10.0  # events per second a tab may keep sending
-BURST = 40  # events a tab may send at once (a double click, a drag, a quick turn: a handful)
+RATE = 50.0  # events per second a tab may keep sending (a page also sends some by itself)
+BURST = 200  # events a tab may send at once (a quick turn, a reconnect, a burst of pushes)
 LOG_EVERY = 60.0  # seconds between two warnings about one tab
 TABS_KEPT = 20_000  # buckets kept (least recently used dropped: a new bucket is a full one)
 # a page's load and reconnect: never dropped

@@ -57,5 +57,5 @@ def test_the_guard_drops_the_excess_logs_once_and_never_drops_a_page_load(caplog
     assert all(r is not None and not r.delta and not r.events for r in results[BURST : BURST + 50])
     assert results[-5:] == [None] * 5
     assert [r.getMessage() for r in caplog.records] == [
-        "tab tab-x sends events faster than 10/s: dropping the excess"
+        "tab tab-x sends events faster than 50/s: dropping the excess"
     ]
