@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from pifecacheta import i18n
@@ -50,32 +52,8 @@ def notice_controls() -> rx.Component:
     t = ViewerState.t
     return rx.vstack(  # type: ignore[no-any-return]
         rx.text(t["notice.heading"], weight="bold", size="3"),
-        rx.el.label(
-            rx.hstack(
-                rx.switch(
-                    checked=NoticeState.sound_on,
-                    on_change=NoticeState.set_sound,
-                    id="sound-switch",
-                    color_scheme="amber",
-                ),
-                rx.text(t["notice.sound"], size="2"),
-                align="center",
-                spacing="2",
-            ),
-        ),
-        rx.el.label(
-            rx.hstack(
-                rx.switch(
-                    checked=NoticeState.notify_on,
-                    on_change=NoticeState.set_notify,
-                    id="notify-switch",
-                    color_scheme="amber",
-                ),
-                rx.text(t["notice.notify"], size="2"),
-                align="center",
-                spacing="2",
-            ),
-        ),
+        _switch(NoticeState.sound_on, NoticeState.set_sound, "sound-switch", t["notice.sound"]),
+        _switch(NoticeState.notify_on, NoticeState.set_notify, "notify-switch", t["notice.notify"]),
         rx.box(
             rx.cond(
                 NoticeState.permission == "denied",
@@ -92,4 +70,16 @@ def notice_controls() -> rx.Component:
         spacing="2",
         align="start",
         id="notice-controls",
+    )
+
+
+def _switch(checked: Any, on_change: Any, switch_id: str, text: Any) -> rx.Component:
+    """One notice switch inside its label (a click on the words toggles it too)."""
+    return rx.el.label(  # type: ignore[no-any-return]
+        rx.hstack(
+            rx.switch(checked=checked, on_change=on_change, id=switch_id, color_scheme="amber"),
+            rx.text(text, size="2"),
+            align="center",
+            spacing="2",
+        ),
     )

@@ -6,6 +6,8 @@ Nobody sits without pressing SENTAR À MESA; before the start a seated player ma
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 from reflex_base.vars import ObjectVar
 
@@ -171,27 +173,14 @@ def _creator_controls() -> rx.Component:
                 # not offered once the four seats are taken (nothing left to fill)
                 rx.cond(
                     UI.seated < 4,  # type: ignore[operator]
-                    rx.button(
-                        T["btn.add_one_bot"],
-                        on_click=TableState.add_one_bot,
-                        disabled=~UI.can_add_bots,
-                        size="3",
-                        variant="soft",
-                        color_scheme="gray",
-                        id="add-one-bot",
-                        aria_label=T["btn.add_one_bot_label"],
-                    ),
-                ),
-                rx.cond(
-                    UI.seated < 4,  # type: ignore[operator]
-                    rx.button(
-                        T["btn.add_bots"],
-                        on_click=TableState.add_bots,
-                        disabled=~UI.can_add_bots,
-                        size="3",
-                        variant="soft",
-                        color_scheme="gray",
-                        id="add-bots",
+                    rx.fragment(
+                        _bot_button(
+                            T["btn.add_one_bot"],
+                            TableState.add_one_bot,
+                            "add-one-bot",
+                            T["btn.add_one_bot_label"],
+                        ),
+                        _bot_button(T["btn.add_bots"], TableState.add_bots, "add-bots"),
                     ),
                 ),
                 wrap="wrap",
@@ -239,4 +228,19 @@ def expired_room() -> rx.Component:
         new_table_link(),
         spacing="3",
         style=ROOM_STYLE,
+    )
+
+
+def _bot_button(label: Any, on_click: Any, button_id: str, aria_label: Any = None) -> rx.Component:
+    """+ ROBÔ or COMPLETAR COM ROBÔS: the creator's grey button, enabled while a bot may sit."""
+    named = {"aria_label": aria_label} if aria_label is not None else {}
+    return rx.button(  # type: ignore[no-any-return]
+        label,
+        on_click=on_click,
+        disabled=~UI.can_add_bots,
+        size="3",
+        variant="soft",
+        color_scheme="gray",
+        id=button_id,
+        **named,
     )
