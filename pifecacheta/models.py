@@ -83,6 +83,21 @@ class GameTable(SQLModel, table=True):
     rematch_json: str = Field(default='{"votes": []}', sa_type=sa.Text)
 
 
+class TableOptions(SQLModel, table=True):
+    """A table's options that are not rules of the game, chosen at creation (one row per table;
+    a table without a row has every option off).
+
+    ``hints``: Dicas, hints for beginners shown to each seated player from their own view
+    (``state/hints.py``); they change no rule, so they are not in ``GameTable.rules_json``
+    (the engine's frozen ``Rules``).
+    """
+
+    __tablename__ = "table_options"
+
+    table_id: int = Field(foreign_key="game_table.id", primary_key=True)
+    hints: bool = False
+
+
 class Seat(SQLModel, table=True):
     """A seat (0..3) at a table: a person (``player_id``) or a bot (``bot`` = policy name).
 

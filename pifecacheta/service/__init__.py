@@ -47,6 +47,7 @@ from .errors import (
     BadBot,
     BadIdentity,
     BadName,
+    BadRules,
     ChatEmpty,
     ChatRateLimited,
     ChatTooLong,
@@ -67,7 +68,7 @@ from .errors import (
 )
 from .history import HistoryBook, HistoryEvent, MatchHistory, RoundSummary
 from .identity import NAME_MAX, clean_name, distinct_name, identify, recognise, replace_secret
-from .lobby import BOT_NAMES, MAX_SEATS, Lobby
+from .lobby import BOT_NAMES, HOUSE_RULES, MAX_SEATS, WILD_RULES, Lobby, house_rules_for, house_rules_on
 from .match_life import ABSENCE_AFTER, EXPIRE_AFTER, MatchLife
 from .my_tables import KEEP_RECENT, MyTable, MyTables
 from .play import CHAT_HISTORY, Play
@@ -78,6 +79,10 @@ __all__ = [
     "ABSENCE_AFTER",
     "BOT_NAMES",
     "CHAT_HISTORY",
+    "HOUSE_RULES",
+    "WILD_RULES",
+    "house_rules_for",
+    "house_rules_on",
     "CHAT_MAX",
     "CHAT_RATE_COUNT",
     "CHAT_RATE_WINDOW",
@@ -92,6 +97,7 @@ __all__ = [
     "AccessReplaced",
     "BadIdentity",
     "BadName",
+    "BadRules",
     "BotSchedule",
     "ChatEmpty",
     "ChatLine",
@@ -229,10 +235,10 @@ class TableService:
 
     # --- lobby -------------------------------------------------------------------------
 
-    def create_table(self, who: Identity, rules: Rules) -> str:
-        """Create a table in the lobby, creator at seat 0; returns the invite code
-        (:meth:`.lobby.Lobby.create_table`)."""
-        return self._lobby.create_table(who, rules)
+    def create_table(self, who: Identity, rules: Rules, *, hints: bool = False) -> str:
+        """Create a table in the lobby with its house rules (``rules``) and Dicas (``hints``),
+        creator at seat 0; returns the invite code (:meth:`.lobby.Lobby.create_table`)."""
+        return self._lobby.create_table(who, rules, hints=hints)
 
     def join(self, code: str, who: Identity) -> int | None:
         """Sit ``who`` down: their seat, or None = spectator (:meth:`.lobby.Lobby.join`)."""

@@ -164,5 +164,12 @@ class CreatorStays(_Coded):
     CODE = "creator_stays"
 
 
+class BadRules(_Coded):
+    """A house rule that does not fit the chosen game (a wild variant in Pife, which has no
+    wild: seed 000 line 60), or an unknown option."""
+
+    CODE = "bad_rules"
+
+
 REFUSAL_CODES: tuple[str, ...] = tuple(c.CODE for c in _Coded.__subclasses__())
 """Every code the service raises, in the order of the classes above."""

@@ -6,6 +6,11 @@ once at least two are seated. Before the start a seated person may leave their s
 creator may remove a person or a bot; the seats after it move up one, so the seated stay
 numbered 0..n-1 (the match deals to seats 0..n-1). Every join, bot added or seat freed
 restarts the lobby's 7-day expiry.
+
+House rules (the variants of :class:`~pifecacheta.rules.Rules`, seed 000 "Variações" and lines
+33-38) are chosen at creation and stored with the table in ``rules_json``, so every deal of
+the table, a rematch's too, uses them. Dicas (hints for beginners) is a table option, not a
+rule: it is stored in ``TableOptions``.
 """
 
 from __future__ import annotations
@@ -16,11 +21,12 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from ..models import GameTable, Player, Seat, TableStatus
-from ..rules import Rules
+from ..models import GameTable, Player, Seat, TableOptions, TableStatus
+from ..rules import Mode, Rules
 from .errors import (
     AlreadyStarted,
     BadBot,
+    BadRules,
     CreatorStays,
     NeedTwoPlayers,
     NotCreator,
@@ -37,6 +43,49 @@ MAX_SEATS = 4  # seed 000 line 50: "De 2 a 4 na mesa"
 BOT_NAMES = ("Carmen", "Tito", "Luna")  # seed 000 line 70
 JOIN_ATTEMPTS = 5  # a join that loses a race for a seat tries again this many times in all
 
+#: The house rules a creator may turn on, the names of the boolean fields of ``Rules``, in the
+#: order the lobby lists them: set with a repeated suit (seed 000 line 35), wild in both suits
+#: of the vira's colour (line 36), the discard pile only to go out (line 38), the stock rebuilt
+#: without shuffling (line 33), no wild in sets (seed 003 line 33).
+HOUSE_RULES: tuple[str, ...] = (
+    "set_may_repeat_suit",
+    "wild_same_colour",
+    "discard_only_to_go_out",
+    "rebuild_without_shuffle",
+    "no_wild_in_sets",
+)
+#: The house rules about the wild: only Cacheta has one (seed 000 line 60: Pife has none).
+WILD_RULES: frozenset[str] = frozenset({"wild_same_colour", "no_wild_in_sets"})
+
+
+def house_rules_for(mode: Mode) -> tuple[str, ...]:
+    """The house rules that make sense in ``mode``, in :data:`HOUSE_RULES` order.
+
+    >>> house_rules_for(Mode.PIFE)
+    ('set_may_repeat_suit', 'discard_only_to_go_out', 'rebuild_without_shuffle')
+    """
+    return tuple(r for r in HOUSE_RULES if mode is Mode.CACHETA or r not in WILD_RULES)
+
+
+def house_rules_on(rules: Rules) -> tuple[str, ...]:
+    """The house rules turned on in ``rules``, in :data:`HOUSE_RULES` order.
+
+    >>> house_rules_on(Rules(mode=Mode.PIFE, rebuild_without_shuffle=True))
+    ('rebuild_without_shuffle',)
+    """
+    return tuple(r for r in HOUSE_RULES if getattr(rules, r))
+
+
+def check_house_rules(rules: Rules) -> None:
+    """Refuse ``rules`` with a house rule that does not fit its game.
+
+    Raises:
+        BadRules: a wild variant in Pife (``bad_rules``).
+    """
+    misfit = set(house_rules_on(rules)) - set(house_rules_for(rules.mode))
+    if misfit:
+        raise BadRules(f"{', '.join(sorted(misfit))} do not apply to {rules.mode.value}")
+
 
 class Lobby:
     """Creating, joining, adding bots and starting tables, on one :class:`Store`."""
@@ -44,12 +93,20 @@ class Lobby:
     def __init__(self, store: Store) -> None:
         self._store = store
 
-    def create_table(self, who: Identity, rules: Rules) -> str:
-        """Create a table in the lobby with ``rules``; the creator sits at seat 0 (and deals
-        round 1, seed 000 line 50). Returns the unguessable invite code (``/mesa/<code>``).
+    def create_table(self, who: Identity, rules: Rules, *, hints: bool = False) -> str:
+        """Create a table in the lobby with ``rules`` (its house rules included); the creator
+        sits at seat 0 (and deals round 1, seed 000 line 50). ``hints``: Dicas on for the
+        table. Returns the unguessable invite code (``/mesa/<code>``).
 
-        Raises BadIdentity. Logged as ``{"type": "create"}`` at table version 0.
+        Raises BadRules (a house rule that does not fit the game, or ``hints`` not a bool),
+        BadIdentity; nothing is written then. Logged as ``{"type": "create"}`` at table
+        version 0.
         """
+        if not isinstance(rules, Rules):
+            raise BadRules("rules must be a Rules")
+        check_house_rules(rules)
+        if type(hints) is not bool:
+            raise BadRules("hints is on or off")
         store = self._store
         now = store.now()
         with store.tx() as s:
@@ -70,6 +127,7 @@ class Lobby:
             s.flush()
             assert t.id is not None
             s.add(Seat(table_id=t.id, seat=0, player_id=p.id, name=p.name))
+            s.add(TableOptions(table_id=t.id, hints=hints))
             store.add_log(s, t, 0, {"type": "create"}, seat=0, actor=f"player:{p.id}")
             code = t.code
         store.notify(code)

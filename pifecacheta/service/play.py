@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from sqlmodel import col
 
-from ..models import ChatMessage, Player, TableStatus
+from ..models import ChatMessage, Player, TableOptions, TableStatus
 from ..rules import Action, apply
 from .errors import NotSeated, NotStarted, StaleVersion
 from .identity import hash_secret, verify
@@ -33,6 +33,8 @@ _LAST_CHAT = (
     .order_by(col(ChatMessage.id).desc())
     .limit(CHAT_HISTORY)
 )
+
+_HINTS = sa.select(col(TableOptions.hints)).where(col(TableOptions.table_id) == sa.bindparam("table_id"))
 
 
 class Play:
@@ -86,6 +88,7 @@ class Play:
             ld = store.load(s, code)
             t, cached = ld.table, ld.cached
             chat_rows = conn.execute(_LAST_CHAT, {"table_id": t.id}).all()
+            hints = bool(conn.execute(_HINTS, {"table_id": t.id}).scalar())  # no row: off
         rules = rules_from_json(t.rules_json)
         status = TableStatus(t.status)
         creator = next((x.seat for x in ld.seats if x.player_id == t.creator_id), None)
@@ -127,6 +130,7 @@ class Play:
                     absence_claimable=absence_claimable(ld, my_seat, now),
                     rematch_votes=votes,
                     rematch_offered=offered,
+                    hints=hints,
                 )
             )
         return out

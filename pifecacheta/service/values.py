@@ -54,6 +54,7 @@ class TableSnapshot:
     ``absence_claimable``: the viewer may press ENCERRAR POR AUSÊNCIA now (seed 000 line 72).
     ``rematch_votes``: the seats that voted for a rematch.
     ``rematch_offered``: the match ended normally and nobody FORA left (seed 000 line 70).
+    ``hints``: the table has Dicas on (a table option chosen at creation, ``TableOptions``).
     """
 
     code: str
@@ -68,3 +69,4 @@ class TableSnapshot:
     absence_claimable: bool
     rematch_votes: frozenset[int]
     rematch_offered: bool
+    hints: bool = False
