@@ -1,11 +1,12 @@
-"""The table's own rules in one line (the game, the starting lives) and the link to the rules
-page, for the waiting room and the pause menu (seed 000 line 48: the creator picks Pife, or
-Cacheta with 7 or 10 lives)."""
+"""The table's own rules (the game, the starting lives, its house rules and Dicas) and the link
+to the rules page, for the waiting room and the pause menu (seed 000 line 48: the creator picks
+Pife, or Cacheta with 7 or 10 lives; "Variações" and lines 33-38: the house rules)."""
 
 from __future__ import annotations
 
 import reflex as rx
 
+from pifecacheta.components.house_rules import table_house_rules
 from pifecacheta.components.my_tables import FOCUS_RING
 from pifecacheta.components.table.shared import UI, T
 
@@ -23,8 +24,9 @@ def rules_page_link(new_tab: bool = True) -> rx.Component:
 
 
 def table_rules() -> rx.Component:
-    """ "Pife: sem coringa; a primeira batida vence a partida." or "Cacheta, 7 vidas: ...", and
-    the link to the rules page."""
+    """ "Pife: sem coringa; a primeira batida vence a partida." or "Cacheta, 7 vidas: ...",
+    "Regras desta mesa" (each house rule with its effect, Dicas), and the link to the rules
+    page."""
     return rx.vstack(  # type: ignore[no-any-return]
         rx.text(
             rx.cond(
@@ -35,6 +37,7 @@ def table_rules() -> rx.Component:
             size="2",
             id="table-rules",
         ),
+        table_house_rules(UI),
         rules_page_link(),
         spacing="1",
         width="100%",

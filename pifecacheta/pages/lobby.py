@@ -5,6 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from pifecacheta.components.common import page_shell
+from pifecacheta.components.house_rules import lobby_house_rules
 from pifecacheta.components.my_tables import FOCUS_RING, my_tables
 from pifecacheta.state.lobby import LobbyState
 from pifecacheta.state.my_tables import MyTablesState
@@ -67,7 +68,8 @@ def lobby_page() -> rx.Component:
 
 
 def _create_card() -> rx.Component:
-    """The create-a-table card: tagline, rules link, name, game choice, CRIAR MESA."""
+    """The create-a-table card: tagline, rules link, name, game choice, house rules and Dicas,
+    CRIAR MESA."""
     t = ViewerState.t
     return rx.box(  # type: ignore[no-any-return]
         rx.vstack(
@@ -103,6 +105,7 @@ def _create_card() -> rx.Component:
                 gap="0.6em",
                 width="100%",
             ),
+            lobby_house_rules(),  # Regras da casa (folded) and Dicas, all off
             rx.cond(
                 LobbyState.message != "",
                 rx.callout(t[LobbyState.message], color_scheme="red", role="alert", width="100%"),

@@ -10,12 +10,14 @@ import reflex as rx
 
 from pifecacheta.components.access import access_watch
 from pifecacheta.components.common import page_shell
+from pifecacheta.components.house_rules import table_house_rules
 from pifecacheta.components.notices import turn_signal
 from pifecacheta.components.table.actions import actions, status_line
 from pifecacheta.components.table.centre import centre
 from pifecacheta.components.table.chat import chat
 from pifecacheta.components.table.dialogs import extras
 from pifecacheta.components.table.hand import hand
+from pifecacheta.components.table.hints import hints_panel
 from pifecacheta.components.table.history import history_button, history_live, history_side
 from pifecacheta.components.table.messages import HIDE_KEYFRAMES, message_callout
 from pifecacheta.components.table.round_over import round_over_panel
@@ -79,10 +81,12 @@ def _board() -> rx.Component:
     """The seats, the centre or FIM DA RODADA, the status line, the buttons, the hand, the chat."""
     return rx.vstack(  # type: ignore[no-any-return]
         _top_line(),
+        table_house_rules(UI, compact=True),  # Regras desta mesa, when it has any, and Dicas
         seats(),
         rx.cond(UI.round_over | UI.match_over, round_over_panel(), centre()),
         message_callout(),
         rx.cond(~UI.round_over & ~UI.match_over, status_line()),
+        rx.cond(~UI.round_over & ~UI.match_over, hints_panel()),  # Dicas, a house rule's reminder
         _absence_hint(),
         rx.cond(UI.is_player & ~UI.i_am_out & ~UI.round_over & ~UI.match_over, actions()),
         rx.cond(UI.is_player & (UI.hand_count > 0), hand()),  # type: ignore[operator]

@@ -2,27 +2,36 @@
 
 Seed 000 line 48: the creator picks Pife or Cacheta with 7 or 10 lives; line 46: the creator
 sends the invite link. Creating sits the creator at seat 0 and opens ``/mesa/<code>``.
+Under the game, the house rules (seed 000 "Variações" and lines 33-38: ``service.HOUSE_RULES``,
+only those that fit the game) and Dicas, all off until ticked.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 import reflex as rx
 
 from pifecacheta import live
-from pifecacheta.service import get_service
+from pifecacheta.service import HOUSE_RULES, get_service, house_rules_for
 from pifecacheta.state.viewer import ViewerState
 
 MODES: tuple[str, ...] = ("pife", "cacheta7", "cacheta10")
 
 
-def rules_for(mode: str) -> Any:
-    """The engine ``Rules`` of a lobby choice: "pife", "cacheta7" or "cacheta10".
+def rules_for(mode: str, house: Sequence[str] = ()) -> Any:
+    """The engine ``Rules`` of a lobby choice, "pife", "cacheta7" or "cacheta10", with the
+    house rules ``house`` that fit that game turned on (a wild rule ticked before switching to
+    Pife is left out: Pife has no wild, seed 000 line 60).
 
     >>> rules_for("cacheta10").lives
     10
+    >>> r = rules_for("pife", ["wild_same_colour", "set_may_repeat_suit"])
+    >>> r.set_may_repeat_suit, r.wild_same_colour
+    (True, False)
 
     Raises:
         ValueError: unknown choice.
@@ -30,9 +39,24 @@ def rules_for(mode: str) -> Any:
     from pifecacheta.rules import CACHETA_7, CACHETA_10, PIFE
 
     try:
-        return {"pife": PIFE, "cacheta7": CACHETA_7, "cacheta10": CACHETA_10}[mode]
+        base = {"pife": PIFE, "cacheta7": CACHETA_7, "cacheta10": CACHETA_10}[mode]
     except KeyError:
         raise ValueError(f"unknown mode {mode!r}") from None
+    fits = house_rules_for(base.mode)
+    on: dict[str, Any] = {name: True for name in house if name in fits}
+    return dataclasses.replace(base, **on)
+
+
+def house_choices(mode: str) -> list[str]:
+    """The house rules the lobby offers for ``mode`` (a lobby choice; unknown: none).
+
+    >>> house_choices("pife")
+    ['set_may_repeat_suit', 'discard_only_to_go_out', 'rebuild_without_shuffle']
+    """
+    try:
+        return list(house_rules_for(rules_for(mode).mode))
+    except ValueError:
+        return []
 
 
 class LobbyState(rx.State):
@@ -41,6 +65,13 @@ class LobbyState(rx.State):
     mode: str = "cacheta7"
     name_input: str = ""
     message: str = ""
+    house: list[str] = []  # the house rules ticked (names of ``service.HOUSE_RULES``)
+    hints: bool = False  # Dicas ticked
+
+    @rx.var
+    def house_offered(self) -> list[str]:
+        """The house rules listed for the chosen game (the wild ones only for Cacheta)."""
+        return house_choices(self.mode)
 
     @rx.event
     async def load(self) -> None:
@@ -59,6 +90,21 @@ class LobbyState(rx.State):
             self.mode = mode
 
     @rx.event
+    def set_house(self, name: str, on: bool) -> None:
+        """Tick or untick the house rule ``name``; an unknown name or a value that is not a
+        bool changes nothing."""
+        if name not in HOUSE_RULES or type(on) is not bool:
+            return
+        chosen = [r for r in self.house if r != name]
+        self.house = [r for r in HOUSE_RULES if r in chosen or (on and r == name)]
+
+    @rx.event
+    def set_hints(self, on: bool) -> None:
+        """Tick or untick Dicas (a value that is not a bool changes nothing)."""
+        if type(on) is bool:
+            self.hints = on
+
+    @rx.event
     def set_name_input(self, name: str) -> None:
         """The name field."""
         self.name_input = name[:24]
@@ -75,7 +121,8 @@ class LobbyState(rx.State):
         session = await self.get_state(ViewerState)
         try:
             who = await session._identity(self.name_input.strip())
-            code = await asyncio.to_thread(get_service().create_table, who, rules_for(self.mode))
+            rules = rules_for(self.mode, self.house)
+            code = await asyncio.to_thread(get_service().create_table, who, rules, hints=self.hints)
         except ValueError as exc:
             if not hasattr(exc, "code"):
                 raise

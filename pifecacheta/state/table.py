@@ -34,6 +34,7 @@ from pifecacheta.service import (
     SpectatorCannotChat,
     get_service,
 )
+from pifecacheta.state.discard_guard import DiscardGuard, must_confirm
 from pifecacheta.state.invite import Invite
 from pifecacheta.state.seating import Seating
 from pifecacheta.state.snapshots import CACHE, discard_action, is_refusal
@@ -94,7 +95,7 @@ async def _in_thread(fn: Any, *args: Any) -> Any:
         return await asyncio.to_thread(fn, *args)
 
 
-class TableState(TableView, Seating, Invite, rx.State):
+class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
     """One tab's view of one table: which table, who I am, my pending selection, messages."""
 
     table_code: str = ""
@@ -318,10 +319,12 @@ class TableState(TableView, Seating, Invite, rx.State):
             self.message = ""
 
     # ---- helpers --------------------------------------------------------------------------
-    async def _discard(self, card_id: str, version: int) -> Any:
+    async def _discard(self, card_id: str, version: int, confirmed: bool = False) -> Any:
         """Drop ``card_id`` on the pile: GoOut(card) when that is a valid go-out, else Discard.
 
         Decided on this viewer's own view (:func:`discard_action`), so it is ONE service call.
+        With Dicas on, a discard that breaks a meld waits for the player's answer unless
+        ``confirmed`` (``state/discard_guard.py``).
         """
         try:
             card = Card.parse(card_id)
@@ -329,14 +332,19 @@ class TableState(TableView, Seating, Invite, rx.State):
             from pifecacheta.rules.errors import IllegalActionError
 
             return await self._refused(IllegalActionError("card_not_in_hand"))
-        view = None
+        view, hints = None, False
         if self.table_code:
             try:
-                view = (await self._snapshot()).view
+                snap = await self._snapshot()
+                view, hints = snap.view, snap.hints
             except Exception as exc:  # noqa: BLE001
                 if not is_refusal(exc):
                     raise
-        return await self._act(discard_action(view, card), version)
+        action = discard_action(view, card)
+        self.hint_confirm = card_id if not confirmed and must_confirm(view, hints, action) else ""
+        if self.hint_confirm:
+            return None
+        return await self._act(action, version)
 
     async def _act_unless_done(self, action: Any, version: int, done: Callable[[PlayerView], bool]) -> Any:
         """:meth:`_act`, but a stale-version refusal is not said when the table, read again,

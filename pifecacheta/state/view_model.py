@@ -16,7 +16,8 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from pifecacheta.rules.cards import Card, Face, sort_by_rank, sort_by_suit
-from pifecacheta.service import MAX_SEATS, TableSnapshot
+from pifecacheta.service import MAX_SEATS, TableSnapshot, house_rules_on
+from pifecacheta.state.hints import HintsUi, hints_for
 
 SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
@@ -155,6 +156,9 @@ class TableUi:
     end_reason_key: str = ""  # match.resigned | match.absence (with outcome_loser)
     no_rematch_key: str = ""  # rematch.none.{resigned,absence,expired,left}: why no REVANCHE
     has_rematch_votes: bool = False  # at least one seat agreed to a rematch
+    house: list[str] = dataclasses.field(default_factory=list)  # house rules on (service.HOUSE_RULES)
+    hints_on: bool = False  # the table has Dicas on (shown to all)
+    hints: HintsUi = dataclasses.field(default_factory=HintsUi)  # this seat's own Dicas (state/hints.py)
 
 
 def card_ui(
@@ -241,6 +245,8 @@ def table_ui(snap: TableSnapshot) -> TableUi:
         rematch_offered=snap.rematch_offered,
         rematch_voted=my_seat in snap.rematch_votes,
         chat=[ChatUi(name=c.name, text=c.text, at=utc_iso(c.at)) for c in snap.chat],
+        house=list(house_rules_on(rules)),
+        hints_on=snap.hints,
     )
     votes = snap.rematch_votes
     if view is None:  # lobby: show free seats up to four
@@ -362,6 +368,8 @@ def table_ui(snap: TableSnapshot) -> TableUi:
         if outcome.loser is not None:
             ui.outcome_loser = ui.seats[outcome.loser].name
 
+    if snap.hints and view.seat is not None:  # from this seat's own view only
+        ui.hints = hints_for(view)
     choose_end_texts(ui)
     return ui
 
