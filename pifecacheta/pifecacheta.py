@@ -34,6 +34,7 @@ from pifecacheta.state.document import DocumentState
 from pifecacheta.state.lobby import LobbyState
 from pifecacheta.state.malformed import backend_exception_handler
 from pifecacheta.state.my_tables import MyTablesState
+from pifecacheta.state.rules_page import RulesPageState
 from pifecacheta.state.snapshots import CACHE
 from pifecacheta.state.table import TableState
 from pifecacheta.state.viewer import ViewerState
@@ -111,7 +112,7 @@ for rules_route in ("/regras", "/reglas"):
         rules_page,
         route=rules_route,
         title=ViewerState.t["doc.title.rules"],
-        on_load=[ViewerState.init, DocumentState.sync_language],
+        on_load=[ViewerState.init, DocumentState.sync_language, RulesPageState.load],
     )
 # Any unknown address: a translated "page not found" with a link to create a table.
 app.add_page(

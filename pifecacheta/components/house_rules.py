@@ -103,7 +103,9 @@ def table_house_rules(ui: Any, *, compact: bool = False) -> rx.Component:
     """
     names = rx.foreach(
         ui.house,
-        lambda name: rx.text(T["house." + name], as_="span", class_name="house-name"),
+        lambda name: rx.badge(
+            T["house." + name], variant="soft", color_scheme="amber", class_name="house-name"
+        ),
     )
     if compact:
         return rx.cond(  # type: ignore[no-any-return]
@@ -111,9 +113,10 @@ def table_house_rules(ui: Any, *, compact: bool = False) -> rx.Component:
             rx.flex(
                 rx.text(T["table.house_title"], ":", weight="bold", as_="span"),
                 names,
-                rx.cond(ui.hints_on, rx.text(T["table.hints_on"], as_="span")),
+                rx.cond(ui.hints_on, rx.badge(T["table.hints_on"], variant="soft", color_scheme="green")),
                 wrap="wrap",
-                gap="0 0.6em",
+                align="center",
+                gap="0.3em 0.5em",
                 id="house-line",
                 style={"font_size": "0.85em", "opacity": "0.9", "width": "100%"},
             ),

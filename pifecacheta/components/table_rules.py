@@ -12,10 +12,11 @@ from pifecacheta.components.table.shared import UI, T
 
 
 def rules_page_link(new_tab: bool = True) -> rx.Component:
-    """REGRAS DO JOGO: ``/regras``; from a table it opens in a new tab (the table stays)."""
+    """REGRAS DO JOGO: ``/regras?mesa=<code>``, which also lists this table's house rules
+    (``state/rules_page.py``); from a table it opens in a new tab (the table stays)."""
     return rx.link(  # type: ignore[no-any-return]
         rx.cond(new_tab, T["rules.link_new_tab"], T["rules.link"]),
-        href="/regras",
+        href="/regras?mesa=" + UI.code,  # type: ignore[operator]
         is_external=new_tab,
         color_scheme="amber",
         class_name="rules-link",

@@ -3,7 +3,9 @@
 The text follows seed 000 lines 45-75 ("No Selminha.com") and seed 002 lines 45-75 ("En
 Selminha.com"), rewritten; every paragraph is a catalogue entry (``rules.<part>.title`` /
 ``rules.<part>.body``), so the page reads the same in pt and es. Small card pictures
-(``components/cards.py``) show a set, a run, A-2-3 and Q-K-A, and a wild.
+(``components/cards.py``) show a set, a run, A-2-3 and Q-K-A, and a wild. Opened from a table
+(``/regras?mesa=<code>``), the page first says which house rules that table plays
+(``state/rules_page.py``).
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ import reflex as rx
 
 from pifecacheta.components.cards import card_face
 from pifecacheta.components.common import page_shell
+from pifecacheta.components.house_rules import table_house_rules
 from pifecacheta.components.my_tables import FOCUS_RING
 from pifecacheta.rules.cards import Card
+from pifecacheta.state.rules_page import RulesPageState
 from pifecacheta.state.view_model import CardUi, card_ui
 from pifecacheta.state.viewer import ViewerState
 
@@ -95,6 +99,18 @@ def _part(part: str, examples: tuple[tuple[str, str, str], ...]) -> rx.Component
     )
 
 
+def _this_table() -> rx.Component:
+    """The house rules of the table the page was opened from, and whether it has Dicas."""
+    return rx.vstack(  # type: ignore[no-any-return]
+        rx.text(ViewerState.t["rules.table_intro"], size="2", style={"opacity": "0.9"}),
+        table_house_rules(RulesPageState),
+        spacing="2",
+        id="rules-this-table",
+        width="100%",
+        style={"background": "rgba(0,0,0,0.25)", "border_radius": "0.6em", "padding": "0.8em"},
+    )
+
+
 def rules_page() -> rx.Component:
     """The rules page: the title, a short introduction, one section per rule, the closing note
     and the way back to the lobby."""
@@ -103,6 +119,7 @@ def rules_page() -> rx.Component:
         rx.vstack(
             rx.heading(t["rules.title"], size="7", as_="h1", id="rules-title"),
             rx.text(t["rules.intro"], size="3", style={"opacity": "0.9"}),
+            rx.cond(RulesPageState.from_table, _this_table()),
             *(_part(p, ex) for p, ex in PARTS),
             rx.text(t["rules.closing"], size="2", style={"opacity": "0.85", "font_style": "italic"}),
             rx.link(

@@ -109,6 +109,8 @@ class TableUi:
     has_vira: bool = False
     vira: CardUi = dataclasses.field(default_factory=CardUi)
     wild: CardUi = dataclasses.field(default_factory=CardUi)
+    has_wild_other: bool = False  # the house rule "coringa da mesma cor": the other suit's wild
+    wild_other: CardUi = dataclasses.field(default_factory=CardUi)
     phase: str = ""  # draw | discard | round_over | match_over
     turn_seat: int = -1
     turn_name: str = ""
@@ -231,6 +233,7 @@ def table_ui(snap: TableSnapshot) -> TableUi:
     view = snap.view
     my_seat = snap.my_seat if snap.my_seat is not None else -1
     infos = {s.seat: s for s in snap.seats}
+    hints_on = bool(getattr(snap, "hints", False))  # a snapshot-like value without it: off
     ui = TableUi(
         found=True,
         code=snap.code,
@@ -246,7 +249,7 @@ def table_ui(snap: TableSnapshot) -> TableUi:
         rematch_voted=my_seat in snap.rematch_votes,
         chat=[ChatUi(name=c.name, text=c.text, at=utc_iso(c.at)) for c in snap.chat],
         house=list(house_rules_on(rules)),
-        hints_on=snap.hints,
+        hints_on=hints_on,
     )
     votes = snap.rematch_votes
     if view is None:  # lobby: show free seats up to four
@@ -316,6 +319,10 @@ def table_ui(snap: TableSnapshot) -> TableUi:
         ui.vira = card_ui(view.vira)
         wild_face = view.vira.face.next
         ui.wild = card_ui(Card(wild_face.rank, wild_face.suit), wilds=wilds)
+        other = sorted(f for f in wilds if f != wild_face)  # house rule wild_same_colour: 4 wilds
+        if other:
+            ui.has_wild_other = True
+            ui.wild_other = card_ui(Card(other[0].rank, other[0].suit), wilds=wilds)
     ui.phase = phase
     if view.turn is not None and phase in ("draw", "discard"):
         ui.turn_seat = int(view.turn)
@@ -368,7 +375,7 @@ def table_ui(snap: TableSnapshot) -> TableUi:
         if outcome.loser is not None:
             ui.outcome_loser = ui.seats[outcome.loser].name
 
-    if snap.hints and view.seat is not None:  # from this seat's own view only
+    if hints_on and view.seat is not None:  # from this seat's own view only
         ui.hints = hints_for(view)
     choose_end_texts(ui)
     return ui

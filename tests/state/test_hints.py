@@ -224,3 +224,40 @@ def test_a_confirm_with_nothing_held_sends_nothing(svc):
     version = svc.snapshot(code, ana).version
     tab.run(TableState.confirm_discard, version)
     assert svc.snapshot(code, ana).version == version and tab.message == ""
+
+
+def test_four_wilds_show_both_in_the_centre():
+    m, _ = _played(10)
+    ui = table_ui(_snapshot(m, 0))
+    assert ui.has_wild_other and {ui.wild.code, ui.wild_other.code} == {"2S", "2C"}
+    m2, _ = _played(10, rules=CACHETA_7)
+    assert not table_ui(_snapshot(m2, 0)).has_wild_other
+
+
+# ---- /regras opened from a table ----------------------------------------------------------
+
+
+def _rules_page(monkeypatch, svc, mesa):
+    from pifecacheta.state import rules_page
+
+    monkeypatch.setattr(rules_page, "get_service", lambda: svc)
+    page = SimpleNamespace(
+        router=SimpleNamespace(url=SimpleNamespace(query_parameters={"mesa": mesa} if mesa is not None else {})),
+        house=["stale"],
+        hints_on=True,
+        from_table=True,
+    )
+    import asyncio
+
+    asyncio.run(rules_page.RulesPageState.load.fn(page))
+    return page
+
+
+def test_the_rules_page_lists_the_tables_house_rules(svc, monkeypatch):
+    ana = svc.identify(None, None, "Ana")
+    code = svc.create_table(ana, replace(PIFE, rebuild_without_shuffle=True), hints=True)
+    page = _rules_page(monkeypatch, svc, code)
+    assert page.from_table and page.house == ["rebuild_without_shuffle"] and page.hints_on
+    for mesa in (None, "", "no-such-table", "x" * 500):
+        page = _rules_page(monkeypatch, svc, mesa)
+        assert not page.from_table and page.house == [] and not page.hints_on

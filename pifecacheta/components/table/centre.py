@@ -98,12 +98,14 @@ def _labelled_card(card: Any, label_key: str, test_id: str) -> rx.Component:
 
 
 def _vira() -> rx.Component:
-    """Cacheta: the vira and the wild it makes (nothing in Pife)."""
+    """Cacheta: the vira and the wild it makes, both wilds with the house rule "coringa da
+    mesma cor" (nothing in Pife)."""
     return rx.cond(  # type: ignore[no-any-return]
         UI.has_vira,
         rx.hstack(
             _labelled_card(UI.vira, "table.vira", "vira"),
             _labelled_card(UI.wild, "table.wild", "wild"),
+            rx.cond(UI.has_wild_other, _labelled_card(UI.wild_other, "table.wild", "wild-other")),
             spacing="2",
         ),
     )
