@@ -9,6 +9,7 @@ Screenshots go to ``/work/shots/houserules/`` (or ``$HOUSERULES_SHOTS``).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from dataclasses import replace
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from _flows import SIZES, in_process_service, join_table
+from _frames import Recorder, parse_frame
 from _planner import greedy_game
 from _replay import hand
 from playwright.sync_api import Page, expect
@@ -134,6 +136,37 @@ def test_lobby_section_and_waiting_room(app_harness, new_page):
     expect(b.locator("#rules-this-table")).to_have_count(0)
 
 
+def _hints_received(rec: Recorder) -> list[dict]:
+    """Every ``hints`` object (a ``HintsUi``) in the frames a page received."""
+    found: list[dict] = []
+
+    def walk(node) -> None:
+        if isinstance(node, dict):
+            h = node.get("hints")
+            if isinstance(h, dict) and "melded" in h:
+                found.append(h)
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    for frame in rec.frames:
+        walk(parse_frame(frame))
+    return found
+
+
+def _own_hints(log, seat: int) -> list[dict]:
+    """The hints ``seat`` may be shown at any point of the planned round, each computed from
+    that seat's own view alone (the empty one included)."""
+    m = new_match(SAME_COLOUR, 2, seed=SEED)
+    out = [dataclasses.asdict(hints_for(player_view(m, seat)))]
+    for s, action in log:
+        m = apply(m, s, action)
+        out.append(dataclasses.asdict(hints_for(player_view(m, seat))))
+    return [*out, dataclasses.asdict(type(hints_for(player_view(m, seat)))())]
+
+
 def _plan():
     """The planned game and the check that its last go-out needs the four wilds."""
     _final, log = greedy_game(SAME_COLOUR, 2, SEED)
@@ -156,8 +189,10 @@ def test_a_go_out_only_the_house_rule_allows_with_dicas(app_harness, new_page):
     log = _plan()
     os.environ["PIFECACHETA_FIXED_SEED"] = str(SEED)
     a = new_page()
+    frames = {0: Recorder(a)}
     _create(a, app_harness.frontend_url, ("Coringa da mesma cor",), hints=True)
     b = new_page(width=390, height=844, locale="es-AR")
+    frames[1] = Recorder(b)
     join_table(b, a.url, "Bruno", "es")
     a.get_by_role("button", name="COMEÇAR").click()
     expect(hand(a)).to_have_count(9)
@@ -225,3 +260,9 @@ def test_a_go_out_only_the_house_rule_allows_with_dicas(app_harness, new_page):
     result = svc.snapshot(code, who[0]).view.result
     assert result is not None and result.winner == 0
     expect(b.locator("#round-title")).to_be_visible()
+    # frame level: every hint a browser received is one computed from its own seat's view
+    for seat in (0, 1):
+        got = _hints_received(frames[seat])
+        assert any(h["wait"] for h in got) and any(h["melded"] for h in got), seat
+        own = _own_hints(log, seat)
+        assert all(h in own for h in got), (seat, [h for h in got if h not in own][:1])
