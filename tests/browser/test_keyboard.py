@@ -62,6 +62,10 @@ def _keyboard_pife(page: Page, url: str, shot=None) -> None:
     _assert_ring(page, pife)
     if shot:
         shot(page, "a11y_focus_radio")
+    for stop in ("#house-summary", "#house-hints"):  # Regras da casa (folded), then Dicas
+        page.keyboard.press("Tab")
+        expect(page.locator(stop)).to_be_focused()
+        _assert_ring(page, page.locator(stop))
     page.keyboard.press("Tab")
     expect(page.get_by_role("button", name="CRIAR MESA")).to_be_focused()
     page.keyboard.press("Enter")

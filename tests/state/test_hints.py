@@ -3,6 +3,7 @@ question before discarding a card of a meld, the lobby's choices (seed 000 lines
 
 from __future__ import annotations
 
+import asyncio
 import doctest
 import random
 import sys
@@ -241,14 +242,13 @@ def _rules_page(monkeypatch, svc, mesa):
     from pifecacheta.state import rules_page
 
     monkeypatch.setattr(rules_page, "get_service", lambda: svc)
+    query = {"mesa": mesa} if mesa is not None else {}
     page = SimpleNamespace(
-        router=SimpleNamespace(url=SimpleNamespace(query_parameters={"mesa": mesa} if mesa is not None else {})),
+        router=SimpleNamespace(url=SimpleNamespace(query_parameters=query)),
         house=["stale"],
         hints_on=True,
         from_table=True,
     )
-    import asyncio
-
     asyncio.run(rules_page.RulesPageState.load.fn(page))
     return page
 

@@ -116,6 +116,15 @@ def hints_panel() -> rx.Component:
     with Dicas on, while the round is in play)."""
     hints = UI.hints
     mine = UI.hints_on & UI.is_player & ~UI.i_am_out
+    # nothing at all (not even the gap of an empty line) at a table with neither
+    return rx.cond(  # type: ignore[no-any-return]
+        UI.hints_on | UI.house.contains("discard_only_to_go_out"),
+        _panel(mine, hints),
+    )
+
+
+def _panel(mine: Any, hints: Any) -> rx.Component:
+    """The live region: the rule reminder, then this player's Dicas."""
     return rx.vstack(  # type: ignore[no-any-return]
         rx.cond(
             UI.can_draw & UI.house.contains("discard_only_to_go_out"),
