@@ -4,7 +4,7 @@ the waiting room and at the table, and a go-out that only a house rule allows (s
 
 The planned game (``_planner.greedy_game`` with four wilds, seed 3) is played through the
 app's own service except for the moves the test looks at, which go through the pages.
-Screenshots go to ``/work/shots/houserules/`` (or ``$HOUSERULES_SHOTS``).
+Screenshots go to ``screenshots/house_rules/`` beside the other browser shots.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pifecacheta.rules.melds import wild_faces
 from pifecacheta.rules.solver import best_go_out
 from pifecacheta.state.hints import hints_for
 
-SHOTS = Path(os.environ.get("HOUSERULES_SHOTS", "/work/shots/houserules"))
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "house_rules"  # beside the other browser shots
 SAME_COLOUR = replace(CACHETA_7, wild_same_colour=True)
 SEED = 3
 
