@@ -76,20 +76,28 @@ def table_board() -> rx.Component:
 
 
 def _board() -> rx.Component:
-    """The seats, the centre or FIM DA RODADA, the status line, the buttons, the hand, the chat."""
-    return rx.vstack(  # type: ignore[no-any-return]
-        _top_line(),
+    """The table (``#board``): the top line, the seats, the centre or FIM DA RODADA, the status
+    line (where a refusal floats), the buttons, the hand and the chat.
+
+    A column on a narrow screen; from Radix's ``md`` (62em) a card table laid out by
+    ``assets/table.css``: the other seats around an oval felt (left, top, right), the stock,
+    the lixo, the vira and the wild in its middle, the viewer's seat, the buttons and the hand
+    below it. Each part is a box of its own class (``pfc-*``), the grid's areas."""
+    playing = ~UI.round_over & ~UI.match_over
+    return rx.box(  # type: ignore[no-any-return]
+        rx.box(_top_line(), class_name="pfc-top"),
+        rx.box(class_name="pfc-felt", aria_hidden="true"),
         seats(),
-        rx.cond(UI.round_over | UI.match_over, round_over_panel(), centre()),
-        message_callout(),
-        rx.cond(~UI.round_over & ~UI.match_over, status_line()),
-        _absence_hint(),
-        rx.cond(UI.is_player & ~UI.i_am_out & ~UI.round_over & ~UI.match_over, actions()),
-        rx.cond(UI.is_player & (UI.hand_count > 0), hand()),  # type: ignore[operator]
-        chat(),
-        width="100%",
-        spacing="3",
-        align="center",
+        rx.box(rx.cond(UI.round_over | UI.match_over, round_over_panel(), centre()), class_name="pfc-middle"),
+        # the refusal floats over the status line it stands for (not over the seats)
+        rx.box(message_callout(), rx.cond(playing, status_line()), class_name="pfc-status"),
+        rx.box(_absence_hint(), class_name="pfc-hint"),
+        rx.box(rx.cond(UI.is_player & ~UI.i_am_out & playing, actions()), class_name="pfc-actions"),
+        rx.box(rx.cond(UI.is_player & (UI.hand_count > 0), hand()), class_name="pfc-hand"),  # type: ignore[operator]
+        rx.box(chat(), class_name="pfc-chat"),
+        id="board",
+        class_name="pfc-board",
+        custom_attrs={"data-seats": UI.seats.length().to_string()},
     )
 
 

@@ -123,6 +123,7 @@ def centre() -> rx.Component:
             align="end",
             wrap="wrap",
             padding="0.8em 0",
+            class_name="centre-row",  # larger on a wide screen: assets/table.css
             style={"font_size": rx.breakpoints(initial="16px", md="19px")},
         ),
         width="100%",

@@ -179,6 +179,7 @@ def hand() -> rx.Component:
             "background": "rgba(0,0,0,0.22)",
             "border_radius": "0.8em",
             "padding": "0.5em 0.6em 0.8em",
-            "font_size": rx.breakpoints(initial="16px", md="20px"),
+            # larger on a wide screen: ten cards in one row at 1366 px beside the history panel
+            "font_size": rx.breakpoints(initial="16px", md="20px", lg="22px", xl="24px"),
         },
     )
