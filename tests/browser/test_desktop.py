@@ -39,6 +39,11 @@ def _shots(page: Page, name: str, lang: str) -> None:
     page.set_viewport_size(size)
 
 
+def _shots_now(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
 def _box(page: Page, selector: str) -> dict:
     box = page.locator(selector).first.bounding_box()
     assert box is not None, selector
@@ -139,6 +144,12 @@ def test_four_seats_around_the_felt_at_desktop_width(app_harness, new_page):
         _act(svc, code, who[seat], action)
     expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
     expect(b.locator("#round-title")).to_have_text("FIN DE LA RONDA")
+    # the queue jump said over the middle of the screen, where everyone looks
+    wname = ("Ana", "Bruno", "Carla", "Davi")[final.round.result.winner]
+    expect(a.locator("#jump-announce")).to_have_text(f"{wname} furou a fila")
+    expect(b.locator("#jump-announce")).to_have_text(f"{wname} se coló")
+    _shots_now(a, "jump_announce_1366_pt")
+    expect(a.locator("#jump-announce")).to_be_hidden()  # it fades after a few seconds
     # the seats stay around FIM DA RODADA, PRÓXIMA RODADA in the screen
     for page in (a, b):
         expect(page.locator(".seat")).to_have_count(4)
