@@ -29,6 +29,9 @@ def test_drag_alt_arrows_reload_and_the_sorts(app_harness, new_page):
     expect(hand(b)).to_have_count(9)
     before = _ids(b)
     expect(b.locator("#sort-suit")).to_have_attribute("aria-pressed", "true")
+    expect(b.locator("#arrange-hint")).to_have_text(
+        "Arraste uma carta sobre outra para arrumar a mão; no teclado, Alt + setas."
+    )
     # the mouse: the first card dragged onto the fourth takes its place
     _card(b, before[0]).drag_to(_card(b, before[3]))
     want = move_before(before, before[0], before[3])

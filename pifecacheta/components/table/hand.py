@@ -259,6 +259,14 @@ def _header() -> rx.Component:
     return rx.hstack(  # type: ignore[no-any-return]
         rx.text(T["hand.title"], weight="bold"),
         rx.spacer(),
+        # how to arrange the hand, on a wide screen (a phone's status line says how to play)
+        rx.text(
+            T["hand.arrange_hint"],
+            size="1",
+            id="arrange-hint",
+            display=rx.breakpoints(initial="none", md="block"),
+            style={"opacity": "0.8"},
+        ),
         rx.hstack(
             rx.text(T["hand.sort"], size="1", style={"opacity": "0.85"}, aria_hidden="true"),
             _sort_button("btn.sort_suit", False, "sort-suit"),
