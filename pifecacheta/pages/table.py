@@ -116,7 +116,6 @@ def _board() -> rx.Component:
         rx.box(chat(), class_name="pfc-chat"),
         id="board",
         class_name="pfc-board",
-        custom_attrs={"data-seats": UI.seats.length().to_string()},
     )
 
 
