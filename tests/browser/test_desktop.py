@@ -148,7 +148,11 @@ def test_four_seats_around_the_felt_at_desktop_width(app_harness, new_page):
     wname = ("Ana", "Bruno", "Carla", "Davi")[final.round.result.winner]
     expect(a.locator("#jump-announce")).to_have_text(f"{wname} furou a fila")
     expect(b.locator("#jump-announce")).to_have_text(f"{wname} se coló")
-    _shots_now(a, "jump_announce_1366_pt")
+    _shots_now(a, "jump_announce_1366_pt")  # best effort: it may have faded on a slow machine
+    # over the felt's middle (not the viewport's, which the history panel shifts), near its top
+    say, felt = _box(a, "#jump-announce"), _box(a, ".pfc-felt")
+    assert abs(_centre_x(say) - _centre_x(felt)) < 2, (say, felt)
+    assert felt["y"] < say["y"] + say["height"] / 2 < felt["y"] + felt["height"], (say, felt)
     expect(a.locator("#jump-announce")).to_be_hidden()  # it fades after a few seconds
     # the seats stay around FIM DA RODADA, PRÓXIMA RODADA in the screen
     for page in (a, b):
