@@ -65,7 +65,9 @@ async def background() -> None:
 app = rx.App(  # the theme: rxconfig.py (RadixThemesPlugin)
     html_lang="pt",  # the default language; DocumentState.sync_language sets the viewer's
     backend_exception_handler=backend_exception_handler,  # a malformed event: a clear refusal
-    stylesheets=["/focus.css"],  # assets/focus.css: the focus ring of every control (WCAG 2.4.7)
+    # assets/focus.css: the focus ring of every control (WCAG 2.4.7); assets/table.css: the
+    # table's layout around the felt on a wide screen and its motion
+    stylesheets=["/focus.css", "/table.css"],
     head_components=[
         rx.el.meta(name="viewport", content="width=device-width, initial-scale=1"),
         # assets/: the icons and the web app manifest (state/notices.py swaps the icon on your turn)

@@ -55,7 +55,9 @@ def _when(hit: Var[bool], event: Any) -> Any:
     return rx.cond(hit, event, _NOTHING).to(FunctionVar)
 
 
-def on_keys(bindings: Mapping[Keys, Sequence[Any]]) -> Callable[[Var[str], Var[Any]], list[Any]]:
+def on_keys(
+    bindings: Mapping[Keys, Sequence[Any]], alt: Mapping[Keys, Sequence[Any]] | None = None
+) -> Callable[[Var[str], Var[Any]], list[Any]]:
     """An ``on_key_down`` handler (for a :class:`~pifecacheta.components.reflex_private.KeyDiv`).
 
     ``bindings`` maps a key, or a tuple of keys (DOM ``KeyboardEvent.key`` names: "Enter", " ",
@@ -65,16 +67,19 @@ def on_keys(bindings: Mapping[Keys, Sequence[Any]]) -> Callable[[Var[str], Var[A
     ``only_if`` holds at the key press. A bound key's default action is prevented (Space and the arrows
     do not scroll). Any other key, and a bound key held with Ctrl, Alt or Meta (the browser's
     and the screen reader's own shortcuts), does nothing and keeps its default: Tab moves on.
+    ``alt``: bindings of keys held with Alt alone (Alt+Left moves a hand card left).
     """
 
     def handler(key: Var[str], info: Var[Any]) -> list[Any]:
         mods: ObjectVar[Any] = info.to(ObjectVar)
         plain = ~(mods["ctrl_key"].to(bool) | mods["alt_key"].to(bool) | mods["meta_key"].to(bool))
+        alt_only = mods["alt_key"].to(bool) & ~(mods["ctrl_key"].to(bool) | mods["meta_key"].to(bool))
         chain: list[Any] = []
-        for keys, events in bindings.items():
-            hit = plain & _matches(key, keys)
-            chain.append(_when(hit, _PREVENT))
-            chain.extend(_when(hit, event) for event in events)
+        for held, table in ((plain, bindings), (alt_only, alt or {})):
+            for keys, events in table.items():
+                hit = held & _matches(key, keys)
+                chain.append(_when(hit, _PREVENT))
+                chain.extend(_when(hit, event) for event in events)
         return chain
 
     return handler

@@ -59,6 +59,24 @@ def _absence_hint() -> rx.Component:
     )
 
 
+def jump_announcement() -> rx.Component:
+    """An out-of-turn go-out (a Pife louca, a Cacheta queue jump) in large letters over the
+    middle of the screen for a few seconds as FIM DA RODADA opens ("Bruno furou a fila"), so
+    that nobody misses why the round ended; ``assets/table.css`` fades it (no scaling under
+    "reduce motion"). Keyed on the round, so it plays once per round; a reload plays it again.
+    Screen readers get the same words from FIM DA RODADA's banner (``#banner``)."""
+    return rx.cond(  # type: ignore[no-any-return]
+        UI.has_result & UI.result_out_of_turn & (UI.round_over | UI.match_over),
+        rx.box(
+            fill(UI.result_banner_key, UI.result_winner),
+            key=UI.round_number.to_string(),
+            id="jump-announce",
+            class_name="pfc-announce",
+            aria_hidden="true",
+        ),
+    )
+
+
 def table_board() -> rx.Component:
     """The table while a match is on (and its end screens), with the move history: beside it
     on a wide screen (wider than the page's column), behind a button on a narrow one."""
@@ -78,22 +96,36 @@ def table_board() -> rx.Component:
 
 
 def _board() -> rx.Component:
-    """The seats, the centre or FIM DA RODADA, the status line, the buttons, the hand, the chat."""
-    return rx.vstack(  # type: ignore[no-any-return]
-        _top_line(),
-        table_house_rules(UI, compact=True),  # Regras desta mesa, when it has any, and Dicas
+    """The table (``#board``): the top line, the seats, the centre or FIM DA RODADA, the status
+    line (where a refusal floats), the buttons, the hand and the chat.
+
+    A column on a narrow screen; from Radix's ``md`` (62em) a card table laid out by
+    ``assets/table.css``: the other seats around an oval felt (left, top, right), the stock,
+    the lixo, the vira and the wild in its middle, the viewer's seat, the buttons and the hand
+    below it. Each part is a box of its own class (``pfc-*``), the grid's areas."""
+    playing = ~UI.round_over & ~UI.match_over
+    return rx.box(  # type: ignore[no-any-return]
+        rx.box(
+            _top_line(),
+            table_house_rules(UI, compact=True),  # Regras desta mesa, when it has any, and Dicas
+            class_name="pfc-top",
+        ),
+        jump_announcement(),
+        rx.box(class_name="pfc-felt", aria_hidden="true"),
         seats(),
-        rx.cond(UI.round_over | UI.match_over, round_over_panel(), centre()),
-        message_callout(),
-        rx.cond(~UI.round_over & ~UI.match_over, status_line()),
-        rx.cond(~UI.round_over & ~UI.match_over, hints_panel()),  # Dicas, a house rule's reminder
-        _absence_hint(),
-        rx.cond(UI.is_player & ~UI.i_am_out & ~UI.round_over & ~UI.match_over, actions()),
-        rx.cond(UI.is_player & (UI.hand_count > 0), hand()),  # type: ignore[operator]
-        chat(),
-        width="100%",
-        spacing="3",
-        align="center",
+        rx.box(rx.cond(UI.round_over | UI.match_over, round_over_panel(), centre()), class_name="pfc-middle"),
+        # the refusal floats over the status line it stands for (not over the seats)
+        rx.box(message_callout(), rx.cond(playing, status_line()), class_name="pfc-status"),
+        rx.box(
+            rx.cond(playing, hints_panel()),  # Dicas, a house rule's reminder
+            _absence_hint(),
+            class_name="pfc-hint",
+        ),
+        rx.box(rx.cond(UI.is_player & ~UI.i_am_out & playing, actions()), class_name="pfc-actions"),
+        rx.box(rx.cond(UI.is_player & (UI.hand_count > 0), hand()), class_name="pfc-hand"),  # type: ignore[operator]
+        rx.box(chat(), class_name="pfc-chat"),
+        id="board",
+        class_name="pfc-board",
     )
 
 

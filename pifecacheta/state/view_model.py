@@ -62,6 +62,34 @@ class SeatUi:
     turn: bool = False
     winner: bool = False
     rematch: bool = False
+    place: str = "top"  # where the seat sits around the felt on a wide screen: seat_place()
+
+
+# Around the felt, clockwise from the viewer's own seat at the bottom (the next seat to play
+# sits at the viewer's left), by the number of seats at the table.
+PLACES: dict[int, tuple[str, ...]] = {
+    2: ("bottom", "top"),
+    3: ("bottom", "left", "right"),
+    4: ("bottom", "left", "top", "right"),
+}
+
+
+def seat_place(seat: int, my_seat: int, seats: int) -> str:
+    """Where ``seat`` sits around the felt for the viewer at ``my_seat`` (-1: a spectator, who
+    sees seat 0 at the bottom) at a table of ``seats`` seats: "bottom" (the viewer), "left",
+    "top" or "right". A table of more than four seats puts every other seat at the top.
+
+    >>> [seat_place(s, 1, 4) for s in range(4)]
+    ['right', 'bottom', 'left', 'top']
+    >>> seat_place(1, -1, 2)
+    'top'
+    """
+    base = my_seat if 0 <= my_seat < seats else 0
+    rel = (seat - base) % seats if seats > 0 else 0
+    order = PLACES.get(seats)
+    if order is None:
+        return "bottom" if rel == 0 else "top"
+    return order[rel]
 
 
 @dataclasses.dataclass
@@ -289,6 +317,7 @@ def table_ui(snap: TableSnapshot) -> TableUi:
             else result is not None and result.winner == n
         )
         s.rematch = n in votes
+        s.place = seat_place(n, my_seat, view.seats)
         ui.seats.append(s)
     hand = tuple(view.hand)
     ui.is_player = view.seat is not None

@@ -147,14 +147,16 @@ def test_spectator_refusal_and_language(app_harness, new_page, shot):
         "A carta que veio do lixo não pode ser descartada nesta vez, nem a igual do outro baralho."
     )
     expect(hand(a)).to_have_count(10)
-    # Sort toggle: by rank, then back by suit.
+    # The two sorts, the one in use pressed: by rank, then back by suit.
     order = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
-    a.locator("#sort-toggle").click()
-    expect(a.locator("#sort-toggle")).to_have_text("POR NAIPE")
+    expect(a.locator("#sort-suit")).to_have_attribute("aria-pressed", "true")
+    a.locator("#sort-rank").click()
+    expect(a.locator("#sort-rank")).to_have_attribute("aria-pressed", "true")
+    expect(a.locator("#sort-suit")).to_have_attribute("aria-pressed", "false")
     ranks = [order.index(c[:-1]) for c in hand(a).evaluate_all("els => els.map(e => e.dataset.card)")]
     assert ranks == sorted(ranks)
-    a.locator("#sort-toggle").click()
-    expect(a.locator("#sort-toggle")).to_have_text("POR VALOR")
+    a.locator("#sort-suit").click()
+    expect(a.locator("#sort-suit")).to_have_attribute("aria-pressed", "true")
     suits = [c[-1] for c in hand(a).evaluate_all("els => els.map(e => e.dataset.card)")]
     assert suits == sorted(suits, key="CDHS".index)
     # Language switch: ES on every page, remembered after reload.

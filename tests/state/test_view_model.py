@@ -227,3 +227,20 @@ def test_after_a_resignation_with_tied_lives_the_match_winner_has_the_trophy(svc
     assert sum(s.winner for s in ui.seats) == 1 and ui.outcome_winner == "Carla"
     assert ui.end_reason_key == "match.resigned"
     assert i18n.text("pt", "match.resigned").replace("{name}", "Bruno") == "Bruno desistiu."
+
+
+def test_each_viewer_sees_itself_at_the_bottom_and_the_others_clockwise():
+    from pifecacheta.state.view_model import seat_place
+
+    assert [seat_place(s, 0, 2) for s in range(2)] == ["bottom", "top"]
+    assert [seat_place(s, 2, 3) for s in range(3)] == ["left", "right", "bottom"]
+    assert [seat_place(s, 3, 4) for s in range(4)] == ["left", "top", "right", "bottom"]
+    # a spectator sees seat 0 at the bottom
+    assert [seat_place(s, -1, 4) for s in range(4)] == ["bottom", "left", "top", "right"]
+
+
+def test_the_seats_of_a_match_carry_their_place_for_each_viewer(svc):
+    code, ana, bruno = _table(svc)
+    svc.start(code, ana)
+    assert [s.place for s in table_ui(svc.snapshot(code, ana)).seats] == ["bottom", "top"]
+    assert [s.place for s in table_ui(svc.snapshot(code, bruno)).seats] == ["top", "bottom"]

@@ -1,4 +1,5 @@
-"""The middle of the felt: the stock with its count, the discard pile, the vira and the wild."""
+"""The middle of the felt: the stock with its count, the discard pile, the vira and the wild,
+and the card that travels for the newest move (:func:`flight`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,69 @@ from pifecacheta.components.reflex_private import DnDDiv, KeyDiv
 from pifecacheta.components.table.last_round import last_round_card
 from pifecacheta.components.table.shared import NAME_STYLE, SELECTED, UI, T, fill
 from pifecacheta.state.table import TableState
+
+HIST = TableState.history
+
+
+def _newest() -> Any:
+    """The history's newest line (a ``HistoryLineUi`` Var; undefined while it has none)."""
+    lines: Any = HIST.lines
+    return lines[0]
+
+
+def _seats() -> Any:
+    seats: Any = UI.seats
+    return seats
+
+
+def move_kind() -> rx.Var[str]:
+    """The newest move of the round, from the history's newest line (public, the same for
+    every viewer): "draw" (a card from the stock to a hand), "take" (the lixo's top to a hand),
+    "discard" (a card from a hand to the lixo), or "" (anything else, or no line yet)."""
+    line = _newest()
+    kind = rx.match(
+        line.key,
+        ("hist.draw", "draw"),
+        ("hist.take", "take"),
+        ("hist.draw_discard", "hist.take_discard", "discard"),
+        "",
+    )
+    playing = (UI.phase == "draw") | (UI.phase == "discard")
+    lines: Any = HIST.lines
+    return rx.cond((lines.length() > 0) & playing, kind, "")  # type: ignore[no-any-return]
+
+
+def flight(source: str) -> rx.Component:
+    """The card that travels for the newest move, over the stock (``source`` "stock": a draw,
+    a back) or over the lixo ("pile": a take, the card taken; a discard, the card discarded).
+
+    A ``.pfc-fly`` element keyed on the history line and the move, so that each new move
+    mounts a new one and ``assets/table.css`` plays its animation anew (a few hundred ms,
+    toward or from the seat's place, ``data-place``; none under "reduce motion"). Only public
+    cards: a back for the stock, the pile's own cards. Hidden from screen readers (the
+    history's live line says the move)."""
+    line = _newest()
+    kind = move_kind()
+    here = (kind == "draw") if source == "stock" else ((kind == "take") | (kind == "discard"))
+    face = (
+        card_back(size="lg")
+        if source == "stock"
+        else rx.cond(kind == "take", card_face(line.card, size="lg"), card_face(line.discard, size="lg"))
+    )
+    return rx.cond(  # type: ignore[no-any-return]
+        here & (line.seat >= 0),
+        rx.box(
+            face,
+            key=line.n.to_string() + kind,
+            class_name="pfc-fly",
+            aria_hidden="true",
+            custom_attrs={
+                "data-move": kind,
+                "data-seat": line.seat.to_string(),
+                "data-place": _seats()[line.seat.to(int)].place,
+            },
+        ),
+    )
 
 
 def _stock() -> rx.Component:
@@ -29,8 +93,10 @@ def _stock() -> rx.Component:
             style={"cursor": rx.cond(UI.can_draw, "pointer", "default"), "border_radius": "0.5em"},
         ),
         rx.text(T["table.stock"], " · ", UI.stock_size, size="1"),
+        flight("stock"),
         align="center",
         spacing="1",
+        class_name="pfc-source",
     )
 
 
@@ -44,7 +110,15 @@ def _pile() -> rx.Component:
     return rx.vstack(  # type: ignore[no-any-return]
         DnDDiv.create(
             rx.cond(
-                UI.has_discard, card_face(UI.discard_top, size="lg"), empty_slot(T["table.discard_empty"])
+                UI.has_discard,
+                # a new top card is a new element: it appears as the discarded card lands
+                card_face(
+                    UI.discard_top,
+                    size="lg",
+                    key=UI.discard_count.to_string(),
+                    class_name=rx.cond(move_kind() == "discard", "pfc-land", ""),
+                ),
+                empty_slot(T["table.discard_empty"]),
             ),
             # the card goes with the event, THEN the selection is cleared (the chain runs in order)
             on_click=tap,
@@ -67,8 +141,10 @@ def _pile() -> rx.Component:
         ),
         rx.text(T["table.discard"], " · ", UI.discard_count, size="1"),
         discarded_by(),
+        flight("pile"),
         align="center",
         spacing="1",
+        class_name="pfc-source",
     )
 
 
@@ -125,6 +201,7 @@ def centre() -> rx.Component:
             align="end",
             wrap="wrap",
             padding="0.8em 0",
+            class_name="centre-row",  # larger on a wide screen: assets/table.css
             style={"font_size": rx.breakpoints(initial="16px", md="19px")},
         ),
         width="100%",

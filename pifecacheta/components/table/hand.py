@@ -1,17 +1,21 @@
 """The viewer's hand: its cards (tap to select, double tap or drag to discard; by keyboard,
-Enter / Space to select, Enter again to discard, the arrows to move) and the sort toggle."""
+Enter / Space to select, Enter again to discard, the arrows to move), the two sorts and the
+viewer's own arrangement (drag a card onto another, or Alt+Left / Alt+Right:
+``state/hand_order.py``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import reflex as rx
-from reflex_base.vars import NumberVar, ObjectVar
+from reflex_base.vars import ArrayVar, NumberVar, ObjectVar
+from reflex_base.vars.function import FunctionStringVar
 
 from pifecacheta.components.cards import card_face, card_label
 from pifecacheta.components.keys import focus_element, on_keys
 from pifecacheta.components.reflex_private import DnDDiv, client_state_var
 from pifecacheta.components.table.shared import DISMISSED, SELECTED, UI, T
+from pifecacheta.state.hand_order import HandOrderState
 from pifecacheta.state.table import TableState
 from pifecacheta.state.view_model import CardUi
 from pifecacheta.state.viewer import ViewerState
@@ -22,6 +26,78 @@ DRAWN_GLOW = "0 0 0 3px #2ecc71, 0 0 14px 5px rgba(95,255,150,0.7)"
 # The position in the hand of the card that holds the hand's one Tab stop (a roving tabindex:
 # Tab enters the hand on the card last focused, the arrows move within it). Browser only.
 HAND_FOCUS = client_state_var("pfc_hand_focus", default=0)
+# The id of the hand card being dragged (browser only): a drop on another card moves it there.
+DRAGGED = client_state_var("pfc_dragged", default="")
+
+# The hand in the viewer's arrangement: the arranged ids first, in their order, then the others
+# (the card just drawn) in the chosen sort.
+_ARRANGE: FunctionStringVar[Any] = FunctionStringVar.create(
+    "((hand, order) => { const pos = new Map(order.map((id, i) => [id, i])); "
+    "const at = (c, i) => pos.has(c.id) ? pos.get(c.id) : order.length + i; "
+    "return hand.map((c, i) => [at(c, i), c]).sort((a, b) => a[0] - b[0]).map((p) => p[1]); })"
+)
+_IDS: FunctionStringVar[Any] = FunctionStringVar.create("((hand) => hand.map((c) => c.id))")
+
+
+def order_key() -> rx.Var[str]:
+    """The table and round an arrangement is for: "<code>:<round>" (``state/hand_order.py``)."""
+    return UI.code + ":" + UI.round_number.to_string()  # type: ignore[operator, no-any-return]
+
+
+def arranged() -> rx.Var[bool]:
+    """True while the viewer's own arrangement of this round's hand applies (no sort pressed)."""
+    return (HandOrderState.order_key == order_key()) & (HandOrderState.order.length() > 0)
+
+
+def shown_hand() -> ArrayVar[list[CardUi]]:
+    """The viewer's cards in the order the page shows them: its arrangement, else the sort."""
+    base = rx.cond(ViewerState.by_rank, UI.hand_by_rank, UI.hand_by_suit)
+    mine = _ARRANGE.call(base, HandOrderState.order)
+    return rx.cond(arranged(), mine, base).to(list[CardUi])  # type: ignore[no-any-return]
+
+
+def shown_ids() -> rx.Var[list[str]]:
+    """The ids of :func:`shown_hand`, left to right (sent with a move of a card)."""
+    return _IDS.call(shown_hand()).to(list[str])
+
+
+# Where a finger lifted off a hand card (browser only): "pile" over the lixo, a hand card's
+# id over that card, else "" (the touch fallback of a drag: HTML5 drag events come from a
+# mouse only).
+_TOUCH_TARGET: FunctionStringVar[Any] = FunctionStringVar.create(
+    "((ev) => { const t = ev.changedTouches && ev.changedTouches[0]; if (!t) return ''; "
+    "const el = document.elementFromPoint(t.clientX, t.clientY); if (!el) return ''; "
+    "if (el.closest('[data-testid=discard]')) return 'pile'; "
+    "const c = el.closest('#hand [data-card]'); return c ? c.id.slice(5) : ''; })"
+)
+
+
+def _touch_spec(e: ObjectVar[Any]) -> tuple[rx.Var[str]]:
+    return (_TOUCH_TARGET.call(e).to(str),)
+
+
+class HandCardDiv(DnDDiv):
+    """A hand card's box: a :class:`DnDDiv` with ``on_touch_end``, whose handler gets where
+    the finger lifted (``_TOUCH_TARGET``: "pile", a hand card's id, or "")."""
+
+    on_touch_end: rx.EventHandler[_touch_spec]  # type: ignore[type-arg, valid-type]
+
+
+def _touch_drop(card: ObjectVar[CardUi]) -> Any:
+    """The touch fallback of a drag (issue 11, defect 5): the selected (lifted) card, pressed
+    and moved by a finger, is discarded when lifted over the lixo (as a double tap: the
+    server refuses what it would refuse) or takes the place of the hand card it is lifted
+    over. A tap, lifted where it started, does nothing more than a tap."""
+
+    def handler(target: rx.Var[str]) -> list[Any]:
+        other = (target != "") & (target != "pile") & (target != card.id)
+        return [
+            SELECTED.set_value(rx.cond(target == "pile", "", SELECTED.value)),
+            rx.cond(target == "pile", TableState.card_double(card.id, UI.version), rx.noop()),  # type: ignore[operator]
+            rx.cond(other, HandOrderState.drop(card.id, target, shown_ids(), order_key()), rx.noop()),  # type: ignore[operator]
+        ]
+
+    return handler
 
 
 def slot_id(i: NumberVar[Any] | int) -> rx.Var[str]:
@@ -38,6 +114,7 @@ def _card_keys(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int]
         DISMISSED.set_value(TableState.message_serial),
     ]
     last = count - 1
+    left, right = rx.cond(i > 0, i - 1, 0), rx.cond(i < last, i + 1, i)
     return on_keys(
         {
             "Enter": [
@@ -51,7 +128,18 @@ def _card_keys(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int]
             ("ArrowLeft", "ArrowUp"): [focus_element(slot_id(rx.cond(i > 0, i - 1, 0)))],
             "Home": [focus_element(slot_id(0))],
             "End": [focus_element(slot_id(last))],
-        }
+        },
+        # Alt+arrows move the card itself one place, and the focus goes with it
+        alt={
+            ("ArrowLeft", "ArrowUp"): [
+                HandOrderState.nudge(card.id, -1, shown_ids(), order_key()),  # type: ignore[operator]
+                focus_element(slot_id(left)),
+            ],
+            ("ArrowRight", "ArrowDown"): [
+                HandOrderState.nudge(card.id, 1, shown_ids(), order_key()),  # type: ignore[operator]
+                focus_element(slot_id(right)),
+            ],
+        },
     )
 
 
@@ -79,11 +167,17 @@ def hand_card(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int])
             "box_shadow": rx.cond(card.drawn, DRAWN_GLOW, "0 2px 4px rgba(0,0,0,0.35)"),
         },
     )
-    return DnDDiv.create(  # type: ignore[no-any-return]
+    return HandCardDiv.create(  # type: ignore[no-any-return]
         face,
         drawn_mark(card),
         draggable=True,
-        on_drag_start=TableState.drag_start(card.id),  # type: ignore[operator]
+        on_drag_start=[DRAGGED.set_value(card.id), TableState.drag_start(card.id)],  # type: ignore[operator]
+        # a hand card dropped on this one takes its place (the viewer's arrangement)
+        on_drag_over=rx.prevent_default,
+        on_drop=[
+            HandOrderState.drop(DRAGGED.value, card.id, shown_ids(), order_key()).prevent_default,  # type: ignore[operator]
+            DRAGGED.set_value(""),
+        ],
         # tap: select this card, or unselect it when it already is (browser only)
         on_click=[
             SELECTED.set_value(rx.cond(selected, "", card.id)),
@@ -94,6 +188,7 @@ def hand_card(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int])
             TableState.card_double(card.id, UI.version),  # type: ignore[operator]
         ],
         on_key_down=_card_keys(card, i, count),
+        on_touch_end=_touch_drop(card),
         on_focus=HAND_FOCUS.set_value(i),
         id=slot_id(i),
         role="button",
@@ -101,7 +196,14 @@ def hand_card(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int])
         aria_label=card_label(card),
         tab_index=rx.cond(i == rx.cond(focused < count, focused, count - 1), 0, -1),
         class_name="hand-card",
-        style={"cursor": "pointer", "flex_shrink": "0", "border_radius": "0.4em", "position": "relative"},
+        style={
+            "cursor": "pointer",
+            "flex_shrink": "0",
+            "border_radius": "0.4em",
+            "position": "relative",
+            # the lifted card follows no scroll: a finger moving it is a drag (_touch_drop)
+            "touch_action": rx.cond(selected, "none", "auto"),
+        },
     )
 
 
@@ -135,18 +237,44 @@ def drawn_mark(card: ObjectVar[CardUi]) -> rx.Component:
     )
 
 
+def _sort_button(label_key: str, rank: bool, button_id: str) -> rx.Component:
+    """POR NAIPE or POR VALOR: pressed (solid, ``aria-pressed``) while the hand shows that
+    order; a press sorts the hand so and drops the viewer's own arrangement."""
+    on = (ViewerState.by_rank == rank) & ~arranged()
+    return rx.button(  # type: ignore[no-any-return]
+        T[label_key],
+        on_click=HandOrderState.sort_by(rank),  # type: ignore[operator]
+        size="1",
+        variant=rx.cond(on, "solid", "soft"),
+        color_scheme=rx.cond(on, "amber", "gray"),
+        aria_pressed=rx.cond(on, "true", "false"),
+        id=button_id,
+    )
+
+
 def _header() -> rx.Component:
-    """The hand's title (Sua mão) and the toggle between sorting by suit and by rank."""
+    """The hand's title (Sua mão) and the two sorts, "Ordenar: POR NAIPE | POR VALOR", the one
+    in use pressed (none while the viewer's own arrangement shows). Both are always there, so
+    the button's word is never the order the hand is not in."""
     return rx.hstack(  # type: ignore[no-any-return]
         rx.text(T["hand.title"], weight="bold"),
         rx.spacer(),
-        rx.button(
-            rx.cond(ViewerState.by_rank, T["btn.sort_suit"], T["btn.sort_rank"]),
-            on_click=ViewerState.toggle_sort,
+        # how to arrange the hand, on a wide screen (a phone's status line says how to play)
+        rx.text(
+            T["hand.arrange_hint"],
             size="1",
-            variant="soft",
-            color_scheme="gray",
-            id="sort-toggle",
+            id="arrange-hint",
+            display=rx.breakpoints(initial="none", md="block"),
+            style={"opacity": "0.8"},
+        ),
+        rx.hstack(
+            rx.text(T["hand.sort"], size="1", style={"opacity": "0.85"}, aria_hidden="true"),
+            _sort_button("btn.sort_suit", False, "sort-suit"),
+            _sort_button("btn.sort_rank", True, "sort-rank"),
+            spacing="1",
+            align="center",
+            role="group",
+            aria_label=T["hand.sort"],
         ),
         width="100%",
         align="center",
@@ -154,15 +282,12 @@ def _header() -> rx.Component:
 
 
 def hand() -> rx.Component:
-    """The viewer's hand (``#hand``), sorted as the viewer chose."""
+    """The viewer's hand (``#hand``), sorted or arranged as the viewer chose."""
+    cards = shown_hand()
     return rx.vstack(  # type: ignore[no-any-return]
         _header(),
         rx.flex(
-            rx.cond(
-                ViewerState.by_rank,
-                rx.foreach(UI.hand_by_rank, lambda c, i: hand_card(c, i, UI.hand_by_rank.length())),
-                rx.foreach(UI.hand_by_suit, lambda c, i: hand_card(c, i, UI.hand_by_suit.length())),
-            ),
+            rx.foreach(cards, lambda c, i: hand_card(c, i, cards.length())),
             wrap="wrap",
             justify="center",
             width="100%",
@@ -179,6 +304,7 @@ def hand() -> rx.Component:
             "background": "rgba(0,0,0,0.22)",
             "border_radius": "0.8em",
             "padding": "0.5em 0.6em 0.8em",
-            "font_size": rx.breakpoints(initial="16px", md="20px"),
+            # larger on a wide screen: ten cards in one row at 1366 px beside the history panel
+            "font_size": rx.breakpoints(initial="16px", md="20px", lg="22px", xl="24px"),
         },
     )

@@ -1,9 +1,11 @@
-"""The seats around the table: name, card count, lives and the badges of each player."""
+"""The seats around the table: name, card count, lives and the badges of each player, and on
+a wide screen the other players' hands as fanned card backs (no faces: only the count is
+public). Where each seat sits (``SeatUi.place``) is laid out by ``assets/table.css``."""
 
 from __future__ import annotations
 
 import reflex as rx
-from reflex_base.vars import ObjectVar
+from reflex_base.vars import NumberVar, ObjectVar
 
 from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, lives_word
 from pifecacheta.state.view_model import SeatUi
@@ -80,14 +82,40 @@ def _badges(seat: ObjectVar[SeatUi]) -> rx.Component:
     )
 
 
+# the most backs a fan draws (a Pife or Cacheta hand holds 9 or 10 cards)
+FAN_MAX = 11
+
+
+def fan(seat: ObjectVar[SeatUi]) -> rx.Component:
+    """Another seat's hand as a fan of small card backs, one per card it holds (up to
+    ``FAN_MAX``), spread around the fan's centre; hidden from screen readers (the count is
+    said by :func:`_counts`) and, by ``assets/table.css``, on a narrow screen."""
+    count: NumberVar[int] = seat.cards.to(int)
+    shown = rx.cond(count > FAN_MAX, FAN_MAX, count)
+
+    def back(i: rx.Var[int]) -> rx.Component:
+        angle = (i * 2 - (shown - 1)) * 4  # type: ignore[operator]  # degrees, 8 between cards
+        return rx.box(  # type: ignore[no-any-return]
+            class_name="fan-back",
+            style={"transform": "rotate(" + angle.to_string() + "deg)"},
+        )
+
+    return rx.cond(  # type: ignore[no-any-return]
+        ~seat.is_me & (count > 0),
+        rx.box(rx.foreach(rx.Var.range(shown), back), class_name="fan", aria_hidden="true"),
+    )
+
+
 def seat_panel(seat: ObjectVar[SeatUi]) -> rx.Component:
-    """Name, card count, lives, NA BOA, dealer marker, FORA of one seat (a ``SeatUi`` Var)."""
+    """Name, card count, lives, NA BOA, dealer marker, FORA of one seat (a ``SeatUi`` Var),
+    and the fan of its hand's backs (:func:`fan`)."""
     return rx.box(  # type: ignore[no-any-return]
         _name_line(seat),
         _counts(seat),
         _badges(seat),
+        fan(seat),
         class_name="seat",
-        custom_attrs={"data-seat": seat.seat.to_string()},
+        custom_attrs={"data-seat": seat.seat.to_string(), "data-place": seat.place},
         style={
             "padding": "0.35em 0.6em",
             "border_radius": "0.6em",
@@ -101,7 +129,8 @@ def seat_panel(seat: ObjectVar[SeatUi]) -> rx.Component:
 
 
 def seats() -> rx.Component:
-    """Every seat of the table in a wrapping row (``#seats``)."""
+    """Every seat of the table (``#seats``): a wrapping row on a narrow screen; on a wide one
+    each seat takes its place around the felt (``assets/table.css``)."""
     return rx.flex(  # type: ignore[no-any-return]
         rx.foreach(UI.seats, seat_panel), gap="0.5em", wrap="wrap", justify="center", id="seats"
     )

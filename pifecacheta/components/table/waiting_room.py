@@ -195,16 +195,17 @@ def _creator_controls() -> rx.Component:
 
 
 def waiting_room() -> rx.Component:
-    """The title, the table's rules, the invite link with a copy button, the four seats,
-    SENTAR À MESA, and the creator's controls."""
+    """The title, the table's rules, SENTAR À MESA (for a visitor), the invite link with its
+    copy and share buttons, the four seats, and the creator's controls."""
     return rx.vstack(  # type: ignore[no-any-return]
         _title(),
         table_rules(),
+        # an invited guest first reads how to sit down, then the host's tools to invite others
+        _sit_form(),
+        message_callout(),  # a refused sit (bad name, no seat left) says why here too
         *_invite(),
         rx.text(T["lobby.seats"], weight="bold"),
         rx.vstack(rx.foreach(UI.seats, lobby_seat), width="100%", spacing="2"),
-        _sit_form(),
-        message_callout(),  # a refused sit (bad name, no seat left) says why here too
         _creator_controls(),
         spacing="3",
         style=ROOM_STYLE,

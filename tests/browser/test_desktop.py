@@ -1,0 +1,198 @@
+"""The table at desktop width (issue 11, item 1): the other seats around the felt, their hands
+as fanned backs, the centre in the middle, the viewer's hand below, all in one screen at
+1366x900 and 1920x1080; the phone keeps its column.
+
+Ana (pt) and Bruno (es) play in browsers, Carla and Davi through the app's own service.
+Screenshots of the lobby, the waiting room, the table mid-round, FIM DA RODADA and FIM DA
+PARTIDA at 390x844, 1366x900 and 1920x1080 in pt and es go to ``$PIFECACHETA_SHOTS_DIR``
+(default ``screenshots/desktop/``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from _flows import create_table, join_table
+from _planner import find_seed
+from _replay import hand
+from playwright.sync_api import Page, expect
+from test_round_end import _act, _identity, _service
+
+from pifecacheta.rules import CACHETA_7, PIFE, GoOut
+
+_DEFAULT_SHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "desktop"
+SHOTS = Path(os.environ.get("PIFECACHETA_SHOTS_DIR") or _DEFAULT_SHOTS)
+SIZES = ((390, 844), (1366, 900), (1920, 1080))
+
+
+def _shots(page: Page, name: str, lang: str) -> None:
+    """What the screen shows at each of SIZES: ``SHOTS/<name>_<width>_<lang>.png``; the page is
+    left at its first size."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size
+    for w, h in SIZES:
+        page.set_viewport_size({"width": w, "height": h})
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.wait_for_timeout(250)  # the layout settles (no state to wait on: a resize)
+        page.screenshot(path=str(SHOTS / f"{name}_{w}_{lang}.png"))
+    page.set_viewport_size(size)
+
+
+def _shots_now(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def _box(page: Page, selector: str) -> dict:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    return box
+
+
+def _centre_x(box: dict) -> float:
+    return box["x"] + box["width"] / 2
+
+
+def _four_at_the_table(new_page, app_harness, seed: int):
+    """Ana (pt, 1366x900) creates a Cacheta table dealt with ``seed``, Bruno (es, 1920x1080)
+    joins, Carla and Davi sit down through the service; lobby and waiting-room shots on the
+    way; the match starts. Returns the two pages, the code and the identities by seat."""
+    os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
+    a = new_page(width=1366, height=900)
+    a.goto(app_harness.frontend_url)
+    expect(a.locator("#name-input")).to_be_visible()
+    _shots(a, "lobby", "pt")
+    create_table(a, app_harness.frontend_url, "Ana", "cacheta7")
+    b = new_page(width=1920, height=1080, locale="es-AR")
+    b.goto(app_harness.frontend_url)
+    expect(b.locator("#name-input")).to_be_visible()
+    _shots(b, "lobby", "es")
+    join_table(b, a.url, "Bruno", "es")
+    code = a.url.rstrip("/").rsplit("/", 1)[-1]
+    who = {0: _identity(a, "Ana"), 1: _identity(b, "Bruno")}
+    svc = _service()
+    for name in ("Carla", "Davi"):
+        ident = svc.identify(None, None, name)
+        who[svc.join(code, ident)] = ident
+        expect(a.locator(".lobby-seat").filter(has_text=name)).to_be_visible()
+    _shots(a, "waiting_room", "pt")
+    _shots(b, "waiting_room", "es")
+    a.get_by_role("button", name="COMEÇAR").click()
+    expect(hand(a)).to_have_count(9)
+    expect(hand(b)).to_have_count(9)
+    return a, b, code, who
+
+
+def _check_around_the_felt(page: Page) -> None:
+    """At this page's (desktop) size: seat 1 left, seat 2 top, seat 3 right of the viewer at
+    seat 0 or 1, around the stock; the hand below; everything in one screen, nothing empty."""
+    vw, vh = page.viewport_size["width"], page.viewport_size["height"]
+    page.evaluate("() => window.scrollTo(0, 0)")
+    stock, pile = _box(page, '[data-testid="stock"]'), _box(page, '[data-testid="discard"]')
+    top = _box(page, '.seat[data-place="top"]')
+    left = _box(page, '.seat[data-place="left"]')
+    right = _box(page, '.seat[data-place="right"]')
+    me = _box(page, '.seat[data-place="bottom"]')
+    cards = _box(page, "#hand")
+    assert top["y"] + top["height"] <= stock["y"], (top, stock)
+    assert left["x"] + left["width"] <= stock["x"], (left, stock)
+    assert right["x"] >= pile["x"] + pile["width"], (right, pile)
+    assert abs(_centre_x(top) - (_centre_x(stock) + _centre_x(pile)) / 2) < 0.25 * vw, (top, stock)
+    assert stock["y"] + stock["height"] < cards["y"] and me["y"] > stock["y"], (stock, me, cards)
+    # one screen: the hand and the chat are in it; the table fills it (no empty half)
+    chat = _box(page, ".pfc-chat")
+    assert cards["y"] + cards["height"] <= vh and chat["y"] + chat["height"] <= vh + 1, (cards, chat, vh)
+    assert chat["y"] + chat["height"] >= 0.85 * vh, (chat, vh)
+    # the hand is larger than on a phone: a card at least 75 px wide
+    assert _box(page, "#hand [data-card]")["width"] >= 75
+
+
+def test_four_seats_around_the_felt_at_desktop_width(app_harness, new_page):
+    svc = _service()
+    seed, final, log = find_seed(CACHETA_7, 4, out_of_turn=True, max_actions=60, announce=True)
+    a, b, code, who = _four_at_the_table(new_page, app_harness, seed)
+    # clockwise from the viewer at the bottom: the next seat left, then top, then right
+    for page, places in ((a, ("bottom", "left", "top", "right")), (b, ("right", "bottom", "left", "top"))):
+        for seat, place in enumerate(places):
+            expect(page.locator(f'.seat[data-seat="{seat}"]')).to_have_attribute("data-place", place)
+    for seat, action in log[:3]:
+        _act(svc, code, who[seat], action)
+    view = svc.snapshot(code, who[0]).view
+    # the others' hands as fans of backs, as many as they hold; none for the viewer's own
+    for seat in (1, 2, 3):
+        expect(a.locator(f'.seat[data-seat="{seat}"] .fan-back')).to_have_count(view.hand_counts[seat])
+    expect(a.locator('.seat[data-seat="0"] .fan')).to_have_count(0)
+    expect(a.locator('.seat[data-seat="0"]')).to_contain_text("Ana")
+    _check_around_the_felt(a)
+    _check_around_the_felt(b)
+    a.set_viewport_size({"width": 1920, "height": 1080})
+    _check_around_the_felt(a)
+    a.set_viewport_size({"width": 1366, "height": 900})
+    # the phone keeps its column: the seats in rows above the stock, no fans
+    b.set_viewport_size({"width": 390, "height": 844})
+    expect(b.locator(".fan").first).to_be_hidden()
+    stock = _box(b, '[data-testid="stock"]')
+    for seat in range(4):
+        box = _box(b, f'.seat[data-seat="{seat}"]')
+        assert box["y"] + box["height"] <= stock["y"], (seat, box, stock)
+    assert b.evaluate("() => document.documentElement.scrollWidth") <= 390
+    b.set_viewport_size({"width": 1920, "height": 1080})
+    _shots(a, "table_mid", "pt")
+    _shots(b, "table_mid", "es")
+    for seat, action in log[3:]:
+        _act(svc, code, who[seat], action)
+    expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
+    expect(b.locator("#round-title")).to_have_text("FIN DE LA RONDA")
+    # the queue jump said over the middle of the screen, where everyone looks
+    wname = ("Ana", "Bruno", "Carla", "Davi")[final.round.result.winner]
+    expect(a.locator("#jump-announce")).to_have_text(f"{wname} furou a fila")
+    expect(b.locator("#jump-announce")).to_have_text(f"{wname} se coló")
+    _shots_now(a, "jump_announce_1366_pt")  # best effort: it may have faded on a slow machine
+    # over the felt's middle (not the viewport's, which the history panel shifts), near its top
+    say, felt = _box(a, "#jump-announce"), _box(a, ".pfc-felt")
+    assert abs(_centre_x(say) - _centre_x(felt)) < 2, (say, felt)
+    assert felt["y"] < say["y"] + say["height"] / 2 < felt["y"] + felt["height"], (say, felt)
+    expect(a.locator("#jump-announce")).to_be_hidden()  # it fades after a few seconds
+    # the seats stay around FIM DA RODADA, PRÓXIMA RODADA in the screen
+    for page in (a, b):
+        expect(page.locator(".seat")).to_have_count(4)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        box = _box(page, "#next-round-button")
+        assert box["y"] + box["height"] <= page.viewport_size["height"], box
+    _shots(a, "round_over_jump", "pt")
+    _shots(b, "round_over_jump", "es")
+
+
+def test_pife_round_and_match_over_at_every_width(app_harness, new_page):
+    svc = _service()
+    seed, final, log = find_seed(PIFE, 2, out_of_turn=False, max_actions=40)
+    os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
+    a = new_page(width=1366, height=900)
+    create_table(a, app_harness.frontend_url, "Ana", "pife")
+    b = new_page(width=1366, height=900, locale="es-AR")
+    join_table(b, a.url, "Bruno", "es")
+    code = a.url.rstrip("/").rsplit("/", 1)[-1]
+    who = {0: _identity(a, "Ana"), 1: _identity(b, "Bruno")}
+    a.get_by_role("button", name="COMEÇAR").click()
+    expect(hand(a)).to_have_count(9)
+    # two seats: the other one sits at the top, across the felt
+    expect(a.locator('.seat[data-seat="1"]')).to_have_attribute("data-place", "top")
+    _shots(a, "pife_table", "pt")
+    for seat, action in log[:-1]:
+        _act(svc, code, who[seat], action)
+    plan = final.round.result.plan
+    _act(svc, code, who[log[-1][0]], GoOut(discard=plan.discard))
+    expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
+    expect(b.locator("#round-title")).to_have_text("FIN DE LA RONDA")
+    _shots(a, "round_over", "pt")
+    _shots(b, "round_over", "es")
+    a.get_by_role("button", name="PRÓXIMA RODADA").click()
+    expect(a.locator("#rematch-button")).to_be_visible()
+    expect(b.locator("#rematch-button")).to_have_text("REVANCHA")
+    for page in (a, b):
+        page.evaluate("() => window.scrollTo(0, 0)")
+        box = _box(page, "#rematch-button")
+        assert box["y"] + box["height"] <= page.viewport_size["height"], box
+    _shots(a, "match_over", "pt")
+    _shots(b, "match_over", "es")
