@@ -73,6 +73,7 @@ app = rx.App(  # the theme: rxconfig.py (RadixThemesPlugin)
         rx.el.link(rel="apple-touch-icon", href="/icon-192.png"),
         rx.el.link(rel="manifest", href="/manifest.webmanifest"),
         rx.el.meta(name="theme-color", content="#1f6b3a"),
+        rx.el.script(src="/unanswered.js"),  # a move sent as the connection dropped (state/unanswered.py)
     ],
 )
 # Reflex's default overlay shows an English developer toast while disconnected: ours says it
