@@ -144,6 +144,8 @@ class SioTab:
                         res = self.on_update(t, data[1])
                         if res is not None:
                             await res
+                    elif isinstance(data, list) and len(data) >= 2 and data[0] == "new_token":
+                        self.token = str(data[1])  # the browser keeps it for its next reconnect
             if not self._closing:
                 self.close_reason = f"socket closed by server ({self.ws.close_code})"
         except asyncio.CancelledError:
