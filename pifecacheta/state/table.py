@@ -150,7 +150,8 @@ class TableState(TableView, Seating, Invite, rx.State):
         # tab's ``ui`` is evaluated and sent with this event's delta anyway).
 
     async def _ensure_open(self) -> None:
-        """Before an action: a tab state with no table yet opens the table of the event's path.
+        """Before an action (each handler that names the table calls it first): a tab state
+        with no table yet opens the table of the event's path.
         After a reconnect the page sends the clicks it queued while offline before its on_load
         runs again, and a fresh state (a restarted process, a new token) has no table yet."""
         if not self.table_code:
@@ -231,13 +232,14 @@ class TableState(TableView, Seating, Invite, rx.State):
     @rx.event
     async def start(self) -> Any:
         """COMEÇAR: the creator starts the match (>= 2 seated)."""
+        await self._ensure_open()
         code = self.table_code
         return await self._call(lambda svc, who: svc.start(code, who))
 
     @rx.event
     async def add_bots(self) -> Any:
         """Fill the free seats with Carmen, Tito and Luna (seed 000 line 70)."""
-
+        await self._ensure_open()
         code = self.table_code
 
         def fill(svc: Any, who: Any) -> None:
@@ -340,6 +342,7 @@ class TableState(TableView, Seating, Invite, rx.State):
     @rx.event
     async def vote_rematch(self) -> Any:
         """REVANCHE: this player agrees to a rematch at the same table (seed 000 line 70)."""
+        await self._ensure_open()
         code = self.table_code
         return await self._call(lambda svc, who: svc.vote_rematch(code, who))
 
@@ -347,6 +350,7 @@ class TableState(TableView, Seating, Invite, rx.State):
     async def send_chat(self, form: dict[str, Any]) -> Any:
         """Send a chat line (seated players only, seed 000 line 74)."""
         text = str(form.get("text", "")).strip()
+        await self._ensure_open()
         code = self.table_code  # a blank line is refused by the service (chat_empty), and said
         await self._call(lambda svc, who: svc.chat(code, who, text))
         # clear the input only when the line was accepted (a refused line stays to be fixed)
