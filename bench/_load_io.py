@@ -144,6 +144,8 @@ class SioTab:
                         res = self.on_update(t, data[1])
                         if res is not None:
                             await res
+                    elif isinstance(data, list) and len(data) >= 2 and data[0] == "new_token":
+                        self.token = str(data[1])  # the browser keeps it for its next reconnect
             if not self._closing:
                 self.close_reason = f"socket closed by server ({self.ws.close_code})"
         except asyncio.CancelledError:
@@ -175,6 +177,7 @@ class Config:
     label: str
     root: Path
     env: dict[str, str] = field(default_factory=dict)
+    processes: int = 0  # 0: one process on SQLite; P > 0: P backends on PostgreSQL + Redis (_cluster_io)
 
     def python(self) -> Path:
         """The checkout's own interpreter (its ``.venv``)."""
@@ -259,6 +262,10 @@ class Server:
         cmd = [exe, "record", "--gil", "--nonblocking", "-r", "50", "-d", str(int(seconds)), "-f", "raw"]
         cmd += ["-o", str(out), "-p", str(self.worker.pid)]
         return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def side_cpu(self) -> dict[str, float]:
+        """CPU of the parts beside the backend (see ``_cluster_io.Cluster``): none here."""
+        return {}
 
     def log_errors(self) -> int:
         """Lines of the server's log that report an error or a traceback."""
@@ -345,3 +352,19 @@ def top_frames(path: Path, n: int = 8, where: tuple[str, ...] = ("pifecacheta/",
             counts[name] = counts.get(name, 0) + int(k)
     top = sorted(counts.items(), key=lambda kv: -kv[1])[:n]
     return [f"{name} {k / max(1, total):.1%}" for name, k in top]
+
+
+def print_report(results: dict[str, list[dict[str, Any]]], knee_ms: float, served: bool = False) -> None:
+    """The closing markdown table of every configuration's rows (``results``: label -> figures
+    per N), then per configuration its knee (first N whose p95 move -> other tab is over
+    ``knee_ms``) and, with ``served``, the largest N at or under it."""
+    print("\n" + HEADER + "\n" + "|---" * (HEADER.count("|") - 1) + "|")
+    for label, rows in results.items():
+        for f in rows:
+            print(ROW.format(label=label, **f))
+    for label, rows in results.items():
+        knee = next((f["n"] for f in rows if f["o95"] > knee_ms), "not reached" if rows else "no figures")
+        print(f"knee {label} (first N with p95 move -> other tab over {knee_ms:.0f} ms): {knee}")
+        if served:
+            most = max((f["n"] for f in rows if f["o95"] <= knee_ms), default=0)
+            print(f"tables served {label} (largest N at p95 <= {knee_ms:.0f} ms): {most}")

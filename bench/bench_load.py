@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _load_io import HEADER, ROW, Config, Server, SioTab, med, pct, ratios, top_frames  # noqa: E402
+from _load_io import ROW, Config, Server, SioTab, med, pct, print_report, ratios, top_frames  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 KNEE_MS = 250.0
@@ -282,9 +282,15 @@ class Run:
     def measure(self) -> dict[str, Any]:
         """Set up, serve, play, measure; always stops the server and removes the work dir."""
         workdir = Path(tempfile.mkdtemp(prefix="bench_load_"))
-        server = None
+        server: Any = None
         try:
             env = self.env(workdir)
+            if self.cfg.processes:  # PostgreSQL + Redis first: the set-up writes to both
+                from _cluster_io import Cluster
+
+                server = Cluster(self.cfg, env, workdir, PG[0])
+                SERVERS.append(server)
+                env = server.env
             spec = json.dumps({"tables": self.n, "scenario": self.args.scenario})
             out = subprocess.run(
                 [str(self.cfg.python()), str(Path(__file__).resolve()), "--_setup", spec],
@@ -293,8 +299,9 @@ class Run:
             if out.returncode != 0:
                 raise RuntimeError(f"set-up failed in {self.cfg.root}:\n{out.stderr[-3000:]}")
             self.setup = json.loads(out.stdout.strip().splitlines()[-1])
-            server = Server(self.cfg, env, workdir)
-            SERVERS.append(server)
+            if server is None:
+                server = Server(self.cfg, env, workdir)
+                SERVERS.append(server)
             server.start()
             self.url = f"ws://127.0.0.1:{server.port}"
             return asyncio.run(self._play(server))
@@ -304,7 +311,7 @@ class Run:
                 SERVERS.remove(server)
             shutil.rmtree(workdir, ignore_errors=True)
 
-    async def _play(self, server: Server) -> dict[str, Any]:
+    async def _play(self, server: Any) -> dict[str, Any]:
         for i, table in enumerate(self.setup["tables"]):
             for j, person in enumerate(table["people"]):
                 self.tabs.append(Tab(self, i, person, observer=j == 0))
@@ -330,7 +337,7 @@ class Run:
         players = [asyncio.create_task(t.play(stop)) for t in live if t.person is not None]
         st = self.stats
         me = time.process_time  # this bench's own CPU: the clients share the machine's cores
-        cpu0, mine0, st.t0 = server.cpu_seconds(), me(), time.monotonic()
+        cpu0, mine0, side0, st.t0 = server.cpu_seconds(), me(), server.side_cpu(), time.monotonic()
         rss_max = rss0 = server.rss_mb()
         spy = self.args.py_spy and self.args.py_spy / f"{self.cfg.label}-{self.n}.txt"
         spy_proc = spy and server.profile(self.args.seconds, spy)
@@ -340,7 +347,7 @@ class Run:
         st.t1 = time.monotonic()
         if spy and spy_proc:
             await asyncio.to_thread(spy_proc.wait, 60)
-        cpu1, mine = server.cpu_seconds(), (me() - mine0) / (st.t1 - st.t0) * 100
+        cpu1, mine, side1 = server.cpu_seconds(), (me() - mine0) / (st.t1 - st.t0) * 100, server.side_cpu()
         stop.set()
         await asyncio.sleep(2.0)  # the last moves' updates still on their way
         st.dropped = sum(1 for t in live if t.sio.closed.is_set())
@@ -353,6 +360,10 @@ class Run:
         cpu = (cpu1 - cpu0) / (st.t1 - st.t0) * 100
         f = self._figures(connect_s, cpu, rss_max, server.log_errors()) | {"bench_cpu": mine}
         f["notes"].insert(0, f"RSS {rss0:.0f} -> {server.rss_mb():.0f} MiB")
+        if side0:  # a cluster: what Redis, PostgreSQL, nginx and the whole machine used
+            from _cluster_io import side_notes
+
+            f["notes"].insert(1, side_notes(side0, side1, st.t1 - st.t0))
         if spy and spy.exists():
             f["notes"].append(f"profile {spy}: " + ", ".join(top_frames(spy)))
         return f
@@ -376,7 +387,8 @@ class Run:
                     others.append((hit - t_send) * 1000)
         span, reply, bot = st.t1 - st.t0, [m[4] * 1000 for m in st.moves], [w * 1000 for w in st.bot_waits]
         return {
-            "n": self.n, "tabs": len(self.tabs), "connect_s": connect_s, "moves_s": st.version_steps / span,
+            "n": self.n, "processes": self.cfg.processes, "tabs": len(self.tabs), "connect_s": connect_s,
+            "moves_s": st.version_steps / span,
             "people_s": len(st.moves) / span, "cpu": cpu, "rss": rss,
             "cpu_ms": cpu * 10 / (st.version_steps / span) if st.version_steps else float("nan"),
             "o50": med(others), "o95": pct(others, 95), "o99": pct(others, 99),
@@ -388,7 +400,8 @@ class Run:
         }  # fmt: skip
 
 
-SERVERS: list[Server] = []  # running servers, stopped on any exit
+SERVERS: list[Any] = []  # running servers (or clusters), stopped on any exit
+PG: list[Any] = []  # the throwaway PostgreSQL server of --processes, stopped at the end
 
 
 def main() -> int:
@@ -407,6 +420,11 @@ def main() -> int:
         "--stale-states", type=int, default=0, help="empty state files of past tabs to start with"
     )
     ap.add_argument("--py-spy", type=Path, metavar="DIR", help="py-spy record --gil of each window, into DIR")
+    ap.add_argument(
+        "--processes", type=int, nargs="+", metavar="P",
+        help="per N, P backends on PostgreSQL + Redis behind nginx too, for each P (e.g. 1 2 4)",
+    )  # fmt: skip
+    ap.add_argument("--skip-sqlite", action="store_true", help="with --processes: no one-process SQLite run")
     ap.add_argument("--_setup", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args._setup:  # inside the checkout under test: create the tables, print them as JSON
@@ -417,7 +435,15 @@ def main() -> int:
         args.py_spy.mkdir(parents=True, exist_ok=True)
     if args.compare and not Config("B", args.compare).python().exists():
         ap.error(f"--compare {args.compare}: no .venv/bin/python there (source scripts/_env.sh in it)")
-    configs = [Config("A", ROOT)]
+    if args.processes and (args.compare or args.compare_env):
+        ap.error("--processes runs its own configurations: no --compare with it")
+    configs = [] if args.processes and args.skip_sqlite else [Config("A", ROOT)]
+    configs += [Config(f"P{p}", ROOT, processes=p) for p in args.processes or []]
+    if args.processes:
+        from _cluster_io import pg_server
+
+        PG.append(pg_server())
+        print(f"PostgreSQL (throwaway, fsync off) on port {PG[0].port}; Redis and nginx per run")
     if args.compare or args.compare_env:
         env = dict(kv.split("=", 1) for kv in args.compare_env)
         configs.append(Config("B", (args.compare or ROOT).resolve(), env))
@@ -449,22 +475,21 @@ def main() -> int:
                 results[c.label].append(f)
                 print(ROW.format(label=c.label, **f), f"connect {f['connect_s']:.1f}s", *f["notes"])
             last = [r[-1] for r in results.values() if r and r[-1]["n"] == n]
-            if len(last) == 2:  # both configurations ran this N
+            if len(last) == 2 and not args.processes:  # both configurations ran this N
                 print(ratios(*last))
+            if args.processes:
+                from _cluster_io import cluster_ratios
+
+                print(*cluster_ratios([results[c.label] for c in configs if c.processes], n), sep="\n")
     except KeyboardInterrupt:
         print("interrupted: the server was stopped; figures so far below")
         interrupted = True
     finally:
         for s in list(SERVERS):
             s.stop()
-    print("\n" + HEADER + "\n" + "|---" * (HEADER.count("|") - 1) + "|")
-    for c in configs:
-        for f in results[c.label]:
-            print(ROW.format(label=c.label, **f))
-    for c in configs:
-        none = "not reached" if results[c.label] else "no figures"
-        knee = next((f["n"] for f in results[c.label] if f["o95"] > KNEE_MS), none)
-        print(f"knee {c.label} (first N with p95 move -> other tab over {KNEE_MS:.0f} ms): {knee}")
+        for pg in PG:
+            pg.stop()
+    print_report({c.label: results[c.label] for c in configs}, KNEE_MS, served=bool(args.processes))
     if args.json:
         args.json.write_text(json.dumps({"argv": sys.argv[1:], "results": results}, indent=1, default=str))
     return 130 if interrupted else 1 if failed else 0

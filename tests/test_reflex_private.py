@@ -120,3 +120,12 @@ def test_override_base_method_marks_a_state_override():
 
     marked = rp.override_base_method(dict)
     assert marked is dict and getattr(marked, "__override_base_method__", False) is True
+
+
+def test_the_frontend_still_calls_the_instrumentation_hooks_the_page_head_script_uses():
+    from pifecacheta.state.browser_scripts import UNANSWERED_MOVE_HOOK
+
+    js = rp.frontend_state_js()
+    for hook in rp.FRONTEND_HOOKS:
+        assert f"window.__reflex_otel?.{hook}?.(" in js, hook
+        assert f"{hook}(" in UNANSWERED_MOVE_HOOK, hook

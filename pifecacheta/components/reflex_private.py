@@ -24,6 +24,10 @@ Checked against Reflex 0.10.1 (``reflex``, ``reflex_base``, ``reflex_components_
 - :func:`quiet_unknown_events`: the logger and the message with which Reflex reports an event
   whose name no handler has (``reflex_base.event.processor.event_processor``, a ``KeyError``
   "No registered handler found for event: ..." logged with its traceback and the whole event).
+- :data:`FRONTEND_HOOKS`: the frontend's instrumentation hooks ``window.__reflex_otel``
+  (``onEventSend``, ``onSocketConnect``, ``onSocketDisconnect``, called by the template
+  ``reflex_base/.templates/web/utils/state.js``), on which the page-head script
+  ``state/browser_scripts.py: UNANSWERED_MOVE_HOOK`` sees the moves a page sent.
 """
 
 from __future__ import annotations
@@ -176,3 +180,22 @@ def quiet_unknown_events() -> None:
     target = logging.getLogger(_EVENT_PROCESSOR_LOGGER)
     if not any(isinstance(f, _UnknownEventFilter) for f in target.filters):
         target.addFilter(_UnknownEventFilter())
+
+
+FRONTEND_HOOKS = ("onEventSend", "onSocketConnect", "onSocketDisconnect")
+"""The ``window.__reflex_otel`` hooks Reflex 0.10.1's frontend calls (``utils/state.js``): for
+every event sent on the socket (with the event), and when the socket connects or drops."""
+
+
+def frontend_state_js() -> str:
+    """The text of the installed Reflex frontend template ``utils/state.js`` (where the
+    :data:`FRONTEND_HOOKS` are called).
+
+    Raises:
+        FileNotFoundError: the template is not where Reflex 0.10.1 keeps it.
+    """
+    from pathlib import Path
+
+    import reflex_base
+
+    return (Path(reflex_base.__file__).parent / ".templates" / "web" / "utils" / "state.js").read_text()

@@ -149,6 +149,11 @@ def table_page() -> rx.Component:
         rx.el.style(HIDE_KEYFRAMES),
         turn_signal(),  # the tab title, favicon, chime and notification on the viewer's turn
         access_watch(),  # a seat lost to a key replaced elsewhere: say so (/acesso)
+        # what the page-head script UNANSWERED_MOVE_HOOK (state/browser_scripts.py) reads to
+        # tell whether a move it sent was answered
+        rx.el.span(
+            id="pc-answered", hidden=True, data_version=UI.version, data_serial=TableState.message_serial
+        ),
         rx.cond(
             UI.found,
             rx.match(

@@ -35,9 +35,12 @@ class Seating(rx.State, mixin=True):
 
         async def _call(self, fn: Any) -> Any: ...
 
+        async def _ensure_open(self) -> None: ...
+
     @rx.event
     async def leave_seat(self) -> Any:
         """Get up from my seat before the start and watch (the creator stays)."""
+        await self._ensure_open()  # a click queued while offline reaches a fresh state first
         code = self.table_code
         return await self._call(lambda svc, who: svc.leave_seat(code, who))
 
@@ -45,12 +48,14 @@ class Seating(rx.State, mixin=True):
     async def remove_seat(self, seat: int) -> Any:
         """The creator removes the person or bot at ``seat`` (an int; a forged value is refused
         by the service as ``no_such_seat``)."""
+        await self._ensure_open()  # a click queued while offline reaches a fresh state first
         code = self.table_code
         return await self._call(lambda svc, who: svc.remove_seat(code, who, seat))
 
     @rx.event
     async def add_one_bot(self) -> Any:
         """+ ROBÔ: seat the next bot in the first free seat (creator only, like COMPLETAR)."""
+        await self._ensure_open()  # a click queued while offline reaches a fresh state first
         code = self.table_code
 
         def add(svc: Any, who: Any) -> None:

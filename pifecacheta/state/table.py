@@ -34,6 +34,7 @@ from pifecacheta.service import (
     SpectatorCannotChat,
     get_service,
 )
+from pifecacheta.state import unanswered
 from pifecacheta.state.discard_guard import DiscardGuard, must_confirm
 from pifecacheta.state.invite import Invite
 from pifecacheta.state.seating import Seating
@@ -123,7 +124,15 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
     async def load(self) -> Any:
         """on_load of ``/mesa/<code>``: identify, watch the table on the live feed (Reflex runs
         on_load again on every reconnect, so a reconnected tab watches again). Nobody is seated
-        without pressing SENTAR À MESA (:meth:`sit`), even a browser that has a name."""
+        without pressing SENTAR À MESA (:meth:`sit`), even a browser that has a name. Then ask
+        the page for a move it sent as its connection dropped (``state/unanswered.py``)."""
+        await self._open_table()
+        if not self.table_code:
+            return None
+        return rx.call_script(unanswered.ASK_SCRIPT, callback=TableState.replay_unanswered)
+
+    async def _open_table(self) -> None:
+        """The work of :meth:`load`: the table of this event's path, this browser's identity."""
         path = str(self.router.url.path or "")
         code = path.rstrip("/").rsplit("/", 1)[-1] if "/mesa/" in path else ""
         self.table_code = code
@@ -140,7 +149,46 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
         CACHE.forget_viewer(code, self._who())  # a (re)load shows the table as it is now
         # A load changes nothing: nothing published, the other tabs stay as they are (this
         # tab's ``ui`` is evaluated and sent with this event's delta anyway).
-        return None
+
+    async def _ensure_open(self) -> None:
+        """Before an action (each handler that names the table calls it first): a tab state
+        with no table yet opens the table of the event's path.
+        After a reconnect the page sends the clicks it queued while offline before its on_load
+        runs again, and a fresh state (a restarted process, a new token) has no table yet."""
+        if not self.table_code:
+            await self._open_table()
+
+    @rx.event
+    async def replay_unanswered(self, sent: Any = None) -> Any:
+        """The page's answer to :data:`~pifecacheta.state.unanswered.ASK_SCRIPT`: a move it sent
+        on an earlier connection with no answer seen. Already made (the action log says so):
+        nothing. The table still at that move's version: the move is made now. Else the player
+        is told it was not made (``err.lost_in_drop``); the page shows the table as it is."""
+        move = unanswered.parse(sent)
+        if move is None or not self.table_code or not self.me:
+            return None
+        kind, args = move
+        version = int(args["version"])
+        log_rows = await _in_thread(get_service().action_log, self.table_code)
+        if unanswered.made(log_rows, self.me, version):
+            return None
+        if (await self._snapshot()).version != version:
+            return await self._refused(Refusal("lost_in_drop", "a move sent as the connection dropped"))
+        return await self._replay(kind, args, version)
+
+    async def _replay(self, kind: str, args: dict[str, Any], version: int) -> Any:
+        """Make the move ``kind`` (one of ``unanswered.REPLAYABLE``) as its handler would."""
+        from pifecacheta.rules import AnnounceOneAway, Draw, GoOut, NextRound, TakeDiscard
+
+        if kind == "draw":
+            return await self._act_unless_done(Draw(), version, _has_drawn)
+        if kind == "take" or (kind == "pile_click" and args.get("phase") == "draw"):
+            return await self._act_unless_done(TakeDiscard(), version, _has_drawn)
+        if kind in ("card_double", "pile_click"):
+            return await self._discard(str(args.get("card_id") or args.get("selected") or ""), version)
+        if kind == "next_round":
+            return await self._act_unless_done(NextRound(), version, _round_left)
+        return await self._act(GoOut() if kind == "go_out" else AnnounceOneAway(), version)
 
     async def _join(self) -> int | None:
         """service.join: my seat, or None (a spectator, or refused: the message says why)."""
@@ -185,13 +233,14 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
     @rx.event
     async def start(self) -> Any:
         """COMEÇAR: the creator starts the match (>= 2 seated)."""
+        await self._ensure_open()
         code = self.table_code
         return await self._call(lambda svc, who: svc.start(code, who))
 
     @rx.event
     async def add_bots(self) -> Any:
         """Fill the free seats with Carmen, Tito and Luna (seed 000 line 70)."""
-
+        await self._ensure_open()
         code = self.table_code
 
         def fill(svc: Any, who: Any) -> None:
@@ -294,6 +343,7 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
     @rx.event
     async def vote_rematch(self) -> Any:
         """REVANCHE: this player agrees to a rematch at the same table (seed 000 line 70)."""
+        await self._ensure_open()
         code = self.table_code
         return await self._call(lambda svc, who: svc.vote_rematch(code, who))
 
@@ -301,6 +351,7 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
     async def send_chat(self, form: dict[str, Any]) -> Any:
         """Send a chat line (seated players only, seed 000 line 74)."""
         text = str(form.get("text", "")).strip()
+        await self._ensure_open()
         code = self.table_code  # a blank line is refused by the service (chat_empty), and said
         await self._call(lambda svc, who: svc.chat(code, who, text))
         # clear the input only when the line was accepted (a refused line stays to be fixed)
@@ -326,6 +377,7 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
         With Dicas on, a discard that breaks a meld waits for the player's answer unless
         ``confirmed`` (``state/discard_guard.py``).
         """
+        await self._ensure_open()
         try:
             card = Card.parse(card_id)
         except ValueError:  # not a card at all (a forged event): said like another seat's card
@@ -360,6 +412,7 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
     async def _act(self, action: Any, version: int) -> Any:
         if type(version) is not int:  # a forged event's version: refused before the service
             return await self._refused(Refusal("bad_event", f"version {version!r} is not a number"))
+        await self._ensure_open()
         code = self.table_code
         return await self._call(lambda svc, who: svc.act(code, who, action, expected_version=version))
 

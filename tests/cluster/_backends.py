@@ -70,6 +70,11 @@ class Backend:
         os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(30)
 
+    def freeze(self) -> None:
+        """SIGSTOP the whole process group: its sockets stay open but nothing is read or
+        answered (what a frame sent at the instant of a crash meets); :meth:`kill` ends it."""
+        os.killpg(self.proc.pid, signal.SIGSTOP)
+
     def stop(self) -> None:
         if self.proc.poll() is not None:
             return

@@ -1,0 +1,253 @@
+"""The cluster under the load and soak benchmarks: PostgreSQL + Redis + P backends + nginx.
+
+:class:`Cluster` stands where ``_load_io.Server`` stands for one process (same methods:
+``start``, ``port``, ``cpu_seconds``, ``rss_mb``, ``log_errors``, ``profile``, ``stop``), so the
+load bench's run drives either. It is what ``scripts/cluster.sh`` starts, set up for a
+throwaway run:
+
+* a fresh database on the bench's throwaway PostgreSQL server (``tests/_pg.py``'s
+  ``PgServer``: initdb in a temp folder, a free port, ``fsync=off``; one server per bench run,
+  one database per configuration and table count);
+* its own ``redis-server`` (free port, nothing saved), so no tab state, feed count or lease of
+  an earlier run is seen;
+* P backends, ``reflex run --env prod --backend-only`` (one granian worker each,
+  ``REFLEX_REDIS_URL`` and ``PIFECACHETA_DB_URL`` shared), started one after the other (each
+  writes ``.web/backend`` at start);
+* nginx on a free port spreading ``/_event`` websockets over them with ``least_conn``, as
+  ``scripts/cluster.sh`` does. The tabs connect to nginx.
+
+CPU and memory are the sums over the P backends' workers; :meth:`Cluster.side_cpu` gives the
+CPU seconds of Redis, PostgreSQL and nginx, and of the whole machine, for the notes.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+from typing import Any
+
+from _load_io import Config, Server, free_port, ratios
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def pg_server() -> Any:
+    """A started throwaway PostgreSQL server (``tests/_pg.py``'s ``PgServer``); raises
+    ``PgUnavailable`` when Debian's ``postgresql`` is not installed (``scripts/test.sh`` does)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from _pg import PgServer  # type: ignore[import-not-found]
+
+    pg = PgServer()
+    pg.start()
+    return pg
+
+
+def _tree_cpu(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` and its live children (0 when gone)."""
+    import psutil  # type: ignore[import-untyped]
+
+    try:
+        root = psutil.Process(pid)
+        procs = [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return 0.0
+    total = 0.0
+    for p in procs:
+        try:
+            t = p.cpu_times()
+            total += t.user + t.system
+        except psutil.Error:
+            pass
+    return total
+
+
+def _postmaster_pid(pg: Any) -> int:
+    try:
+        return int((Path(pg.folder) / "data" / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+NGINX_CONF = """# written by bench/_cluster_io.py
+{user}
+worker_processes 1;
+pid {run}/nginx.pid;
+error_log {run}/nginx-error.log warn;
+events {{ worker_connections 8192; }}
+http {{
+    access_log off;
+    client_body_temp_path {run}/nginx-tmp/body;
+    proxy_temp_path {run}/nginx-tmp/proxy;
+    fastcgi_temp_path {run}/nginx-tmp/fastcgi;
+    uwsgi_temp_path {run}/nginx-tmp/uwsgi;
+    scgi_temp_path {run}/nginx-tmp/scgi;
+    map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
+    upstream backends {{ least_conn; {servers} }}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://backends;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
+            proxy_set_header Host $host;
+            proxy_read_timeout 1h;
+            proxy_next_upstream error timeout;
+            proxy_connect_timeout 2s;
+        }}
+    }}
+}}
+"""
+
+
+class Cluster:
+    """PostgreSQL database, Redis, ``cfg.processes`` backends and nginx for one run.
+
+    ``Cluster(cfg, env, workdir, pg)`` creates the database and starts Redis at once (the
+    set-up writes to both before the backends start); ``env`` is then the environment of the
+    set-up and of the backends. :meth:`start` starts the backends and nginx.
+    """
+
+    def __init__(self, cfg: Config, env: dict[str, str], workdir: Path, pg: Any) -> None:
+        self.cfg, self.workdir, self.pg = cfg, workdir, pg
+        self.db_name = f"bench_{uuid.uuid4().hex[:10]}"
+        db_url = pg.create_database(self.db_name)
+        self.redis_port = free_port()
+        exe = shutil.which("redis-server")
+        if exe is None:
+            raise RuntimeError("redis-server is not installed (apt-get install -y redis-server)")
+        cmd = [exe, "--port", str(self.redis_port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        with open(workdir / "redis.log", "wb") as log:
+            self.redis = subprocess.Popen(
+                [*cmd, "--dir", str(workdir)], stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        self._wait_redis()
+        self.env = env | {
+            "PIFECACHETA_DB_URL": db_url, "REFLEX_REDIS_URL": f"redis://127.0.0.1:{self.redis_port}/0",
+            "GRANIAN_WORKERS": "1",
+        }  # fmt: skip
+        self.env.pop("REFLEX_STATE_MANAGER_MODE", None)
+        self.backends: list[Server] = []
+        self.nginx: subprocess.Popen[bytes] | None = None
+        self.port = free_port()
+
+    def _wait_redis(self) -> None:
+        import redis
+
+        client = redis.Redis(port=self.redis_port)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                if self.redis.poll() is not None or time.monotonic() > deadline:
+                    log = self.workdir / "redis.log"
+                    raise RuntimeError(f"redis-server did not start: see {log}") from None
+                time.sleep(0.05)
+        client.close()
+
+    def start(self, timeout: float = 180.0) -> None:
+        """Start the backends one after the other, then nginx; wait until nginx answers ``/ping``."""
+        for i in range(self.cfg.processes):
+            b = Server(self.cfg, self.env, self.workdir)
+            b.log_path = self.workdir / f"backend-{i + 1}.log"
+            self.backends.append(b)
+            b.start(timeout)
+        self.start_nginx()
+
+    def start_nginx(self) -> None:
+        """Write the nginx configuration for the backends and start nginx (foreground, own group)."""
+        exe = shutil.which("nginx") or "/usr/sbin/nginx"
+        run = self.workdir / "nginx"
+        (run / "nginx-tmp").mkdir(parents=True, exist_ok=True)
+        servers = " ".join(f"server 127.0.0.1:{b.port} max_fails=1 fail_timeout=2s;" for b in self.backends)
+        user = "user root;" if os.getuid() == 0 else ""
+        conf = run / "nginx.conf"
+        conf.write_text(NGINX_CONF.format(user=user, run=run, servers=servers, port=self.port))
+        cmd = [exe, "-p", str(run), "-e", str(run / "nginx-error.log"), "-c", str(conf), "-g", "daemon off;"]
+        with open(run / "nginx.log", "wb") as log:
+            self.nginx = subprocess.Popen(
+                cmd,
+                stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            )  # fmt: skip
+        deadline = time.monotonic() + 30
+        while True:
+            if self.nginx.poll() is not None:
+                errors = (run / "nginx-error.log").read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"nginx exited: {errors}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/ping", timeout=2):
+                    return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("nginx did not answer /ping in 30 s") from None
+                time.sleep(0.2)
+
+    def cpu_seconds(self) -> float:
+        """CPU seconds the backends' workers have used so far (their sum)."""
+        return sum(b.cpu_seconds() for b in self.backends)
+
+    def rss_mb(self) -> float:
+        """The backends' workers' resident memory, MiB (their sum)."""
+        return sum(b.rss_mb() for b in self.backends)
+
+    def log_errors(self) -> int:
+        """Error and traceback lines in the backends' logs."""
+        return sum(b.log_errors() for b in self.backends)
+
+    def profile(self, seconds: float, out: Path) -> subprocess.Popen[bytes] | None:
+        """py-spy of the first backend only (see ``Server.profile``)."""
+        return self.backends[0].profile(seconds, out) if self.backends else None
+
+    def side_cpu(self) -> dict[str, float]:
+        """CPU seconds so far of Redis, PostgreSQL (postmaster and its connections), nginx,
+        and of the whole machine (``psutil.cpu_times``: every process, other work included)."""
+        import psutil
+
+        busy = psutil.cpu_times()
+        return {
+            "redis": _tree_cpu(self.redis.pid), "postgres": _tree_cpu(_postmaster_pid(self.pg)),
+            "nginx": _tree_cpu(self.nginx.pid) if self.nginx else 0.0,
+            "machine": busy.user + busy.nice + busy.system + busy.irq + busy.softirq,
+        }  # fmt: skip
+
+    def stop(self) -> None:
+        """Stop nginx, the backends and Redis; drop the database."""
+        for b in self.backends:
+            b.stop()
+        for proc in (self.nginx, self.redis):
+            if proc is not None and proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+        self.nginx = None
+        try:
+            self.pg.drop_database(self.db_name)
+        except Exception:  # noqa: BLE001, S110 - the server goes at the end of the bench anyway
+            pass
+
+
+def side_notes(before: dict[str, float], after: dict[str, float], seconds: float) -> str:
+    """``"redis 3%, postgres 12%, nginx 2% of a core; machine 190% of 2 cores"`` over a window."""
+    if not before:
+        return ""
+    pct = {k: (after[k] - before[k]) / seconds * 100 for k in before}
+    parts = ", ".join(f"{k} {pct[k]:.0f}%" for k in ("redis", "postgres", "nginx"))
+    return f"{parts} of a core; machine {pct['machine']:.0f}% of {os.cpu_count()} cores"
+
+
+def cluster_ratios(runs: list[list[dict[str, Any]]], n: int) -> list[str]:
+    """Each cluster size's figures at ``n`` tables against the smallest size's (``runs``: the
+    cluster configurations' rows, smallest first): ``"  P2/P1 at 50 tables: moves_s 1.9, ..."``."""
+    last = [r[-1] for r in runs if r and r[-1]["n"] == n]
+    return [ratios(last[0], f).replace("B/A", f"P{f['processes']}/P{last[0]['processes']}") for f in last[1:]]
