@@ -20,7 +20,7 @@ with the page's word: if the action log holds, at the version right after the mo
 of this player, the move was made (its answer was lost): nothing to do. Else, if the table is
 still at the move's version, the move is applied now, once (the version guard refuses any
 second copy). Else the table moved on without it: the player is told so (``err.lost_in_drop``)
-and sees the table as it is. """
+and sees the table as it is."""
 
 from __future__ import annotations
 
