@@ -10,6 +10,7 @@ import reflex as rx
 
 from pifecacheta.components.access import access_watch
 from pifecacheta.components.common import page_shell
+from pifecacheta.components.focus import focus_keeper
 from pifecacheta.components.notices import turn_signal
 from pifecacheta.components.table.actions import actions, status_line
 from pifecacheta.components.table.centre import centre
@@ -111,6 +112,7 @@ def table_page() -> rx.Component:
     """``/mesa/<code>``: the waiting room, the expired room or the table, by the table's status."""
     return page_shell(
         rx.el.style(HIDE_KEYFRAMES),
+        focus_keeper(),  # the focus after an action and a live update (WCAG 2.4.3)
         turn_signal(),  # the tab title, favicon, chime and notification on the viewer's turn
         access_watch(),  # a seat lost to a key replaced elsewhere: say so (/acesso)
         rx.cond(

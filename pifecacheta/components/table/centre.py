@@ -7,6 +7,7 @@ from typing import Any
 import reflex as rx
 
 from pifecacheta.components.cards import card_back, card_face, empty_slot
+from pifecacheta.components.focus import DRAWN_CARD, card_in_hand, want_focus
 from pifecacheta.components.keys import on_keys
 from pifecacheta.components.reflex_private import DnDDiv, KeyDiv
 from pifecacheta.components.table.last_round import last_round_card
@@ -19,8 +20,8 @@ def _stock() -> rx.Component:
     return rx.vstack(  # type: ignore[no-any-return]
         KeyDiv.create(
             card_back(size="lg"),
-            on_click=TableState.draw(UI.version),  # type: ignore[operator]
-            on_key_down=on_keys({("Enter", " "): [TableState.draw(UI.version)]}),  # type: ignore[operator]
+            on_click=[TableState.draw(UI.version), want_focus(DRAWN_CARD)],  # type: ignore[operator]
+            on_key_down=on_keys({("Enter", " "): [TableState.draw(UI.version), want_focus(DRAWN_CARD)]}),  # type: ignore[operator]
             tab_index=0,
             role="button",
             aria_label=T["table.stock"] + " " + UI.stock_size.to_string(),
@@ -40,6 +41,8 @@ def _pile() -> rx.Component:
     tap = [
         TableState.pile_click(UI.version, UI.phase, SELECTED.value),  # type: ignore[operator]
         SELECTED.set_value(""),
+        # a take: the focus to the card taken, in the hand (a discard keeps it on the pile)
+        want_focus(rx.cond(UI.can_draw, card_in_hand(UI.discard_top.id), "")),
     ]
     return rx.vstack(  # type: ignore[no-any-return]
         DnDDiv.create(

@@ -9,6 +9,7 @@ import reflex as rx
 from reflex_base.vars import ObjectVar
 
 from pifecacheta.components.cards import card_face
+from pifecacheta.components.focus import HAND_STOP, want_focus
 from pifecacheta.components.reflex_private import client_state_var
 from pifecacheta.components.table.shared import (
     NAME_STYLE,
@@ -130,6 +131,7 @@ def _title() -> rx.Component:
         T[UI.round_title_key],
         size="6",
         id="round-title",
+        tab_index=-1,  # the focus goes here after BATER and when the round ends (components/focus.py)
     )
 
 
@@ -266,6 +268,7 @@ def _next_round() -> rx.Component:
             on_click=[
                 LAST_CLOSED.set_value(UI.round_number),
                 TableState.next_round(UI.version),  # type: ignore[operator]
+                want_focus(HAND_STOP),
             ],
             size="4",
             color_scheme="amber",
