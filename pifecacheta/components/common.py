@@ -70,6 +70,7 @@ def top_bar() -> rx.Component:
                 ),
                 rx.heading(
                     t["app.title"],
+                    role="none",  # the site's name, on every page, is no heading: each page's title is its h1
                     size=rx.breakpoints(initial="3", sm="5"),
                     style={
                         "color": "white",

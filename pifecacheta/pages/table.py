@@ -13,6 +13,7 @@ from pifecacheta.components.common import page_shell
 from pifecacheta.components.focus import focus_keeper
 from pifecacheta.components.notices import turn_signal
 from pifecacheta.components.table.actions import actions, status_line
+from pifecacheta.components.table.announcer import announcer
 from pifecacheta.components.table.centre import centre
 from pifecacheta.components.table.chat import chat
 from pifecacheta.components.table.dialogs import extras
@@ -41,6 +42,8 @@ def _top_line() -> rx.Component:
             UI.round_number,
             size="2",
             style={"opacity": "0.85"},
+            role="heading",  # the table page's title (WCAG 1.3.1); FIM DA RODADA is an h2 under it
+            aria_level=1,
         ),
         rx.spacer(),
         history_button(),
@@ -65,6 +68,7 @@ def table_board() -> rx.Component:
         _board(),
         history_side(),
         history_live(),
+        announcer(),  # your turn, the card you drew (assertive)
         style={
             "display": "grid",
             "grid_template_columns": rx.breakpoints(initial="minmax(0, 1fr)", md="minmax(0, 1fr) 20em"),

@@ -12,6 +12,7 @@ from pifecacheta.components.keys import on_keys
 from pifecacheta.components.reflex_private import DnDDiv, KeyDiv
 from pifecacheta.components.table.last_round import last_round_card
 from pifecacheta.components.table.shared import NAME_STYLE, SELECTED, UI, T, fill
+from pifecacheta.components.table.spoken import pile_name
 from pifecacheta.state.table import TableState
 
 
@@ -59,7 +60,7 @@ def _pile() -> rx.Component:
                 SELECTED.set_value(""),
             ],
             role="button",
-            aria_label=T["table.discard"],
+            aria_label=pile_name(),  # "Lixo, 7 de copas, de Carmen"
             custom_attrs={"data-testid": "discard"},
             style={
                 "cursor": "pointer",

@@ -8,7 +8,7 @@ from typing import Any
 import reflex as rx
 from reflex_base.vars import NumberVar, ObjectVar
 
-from pifecacheta.components.cards import card_face, card_label
+from pifecacheta.components.cards import card_face, card_name
 from pifecacheta.components.keys import focus_element, on_keys
 from pifecacheta.components.reflex_private import DnDDiv, client_state_var
 from pifecacheta.components.table.shared import DISMISSED, SELECTED, UI, T
@@ -98,7 +98,7 @@ def hand_card(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int])
         id=slot_id(i),
         role="button",
         aria_pressed=rx.cond(selected, "true", "false"),
-        aria_label=card_label(card),
+        aria_label=card_name(card),  # "7 de copas, coringa" for a wild
         tab_index=rx.cond(i == rx.cond(focused < count, focused, count - 1), 0, -1),
         class_name="hand-card",
         style={"cursor": "pointer", "flex_shrink": "0", "border_radius": "0.4em", "position": "relative"},
@@ -138,7 +138,7 @@ def drawn_mark(card: ObjectVar[CardUi]) -> rx.Component:
 def _header() -> rx.Component:
     """The hand's title (Sua mão) and the toggle between sorting by suit and by rank."""
     return rx.hstack(  # type: ignore[no-any-return]
-        rx.text(T["hand.title"], weight="bold"),
+        rx.text(T["hand.title"], weight="bold", role="heading", aria_level=2),
         rx.spacer(),
         rx.button(
             rx.cond(ViewerState.by_rank, T["btn.sort_suit"], T["btn.sort_rank"]),

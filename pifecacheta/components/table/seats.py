@@ -5,7 +5,9 @@ from __future__ import annotations
 import reflex as rx
 from reflex_base.vars import ObjectVar
 
+from pifecacheta.components.table.history import SR_ONLY
 from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, lives_word
+from pifecacheta.components.table.spoken import seat_sentence
 from pifecacheta.state.view_model import SeatUi
 
 
@@ -80,13 +82,21 @@ def _badges(seat: ObjectVar[SeatUi]) -> rx.Component:
     )
 
 
+def _unspoken(component: rx.Component) -> rx.Component:
+    """``component`` hidden from screen readers (the seat's sentence says it)."""
+    component.custom_attrs["aria-hidden"] = "true"
+    return component
+
+
 def seat_panel(seat: ObjectVar[SeatUi]) -> rx.Component:
     """Name, card count, lives, NA BOA, dealer marker, FORA of one seat (a ``SeatUi`` Var)."""
+    # a screen reader hears the seat as one sentence (spoken.py), not its numbers and badges
     return rx.box(  # type: ignore[no-any-return]
-        _name_line(seat),
-        _counts(seat),
-        _badges(seat),
+        rx.el.span(seat_sentence(seat), style=SR_ONLY, class_name="seat-spoken"),
+        *(_unspoken(part(seat)) for part in (_name_line, _counts, _badges)),
         class_name="seat",
+        role="group",
+        aria_label=seat.name,
         custom_attrs={"data-seat": seat.seat.to_string()},
         style={
             "padding": "0.35em 0.6em",

@@ -203,7 +203,7 @@ def waiting_room() -> rx.Component:
         _title(),
         table_rules(),
         *_invite(),
-        rx.text(T["lobby.seats"], weight="bold"),
+        rx.text(T["lobby.seats"], weight="bold", role="heading", aria_level=2),
         rx.vstack(rx.foreach(UI.seats, lobby_seat), width="100%", spacing="2"),
         _sit_form(),
         message_callout(),  # a refused sit (bad name, no seat left) says why here too
