@@ -55,7 +55,9 @@ def _when(hit: Var[bool], event: Any) -> Any:
     return rx.cond(hit, event, _NOTHING).to(FunctionVar)
 
 
-def on_keys(bindings: Mapping[Keys, Sequence[Any]]) -> Callable[[Var[str], Var[Any]], list[Any]]:
+def on_keys(
+    bindings: Mapping[Keys, Sequence[Any]], letters: Sequence[tuple[Var[str], Sequence[Any]]] = ()
+) -> Callable[[Var[str], Var[Any]], list[Any]]:
     """An ``on_key_down`` handler (for a :class:`~pifecacheta.components.reflex_private.KeyDiv`).
 
     ``bindings`` maps a key, or a tuple of keys (DOM ``KeyboardEvent.key`` names: "Enter", " ",
@@ -65,6 +67,10 @@ def on_keys(bindings: Mapping[Keys, Sequence[Any]]) -> Callable[[Var[str], Var[A
     ``only_if`` holds at the key press. A bound key's default action is prevented (Space and the arrows
     do not scroll). Any other key, and a bound key held with Ctrl, Alt or Meta (the browser's
     and the screen reader's own shortcuts), does nothing and keeps its default: Tab moves on.
+
+    ``letters`` adds keys known only in the browser: ``(letter, events)`` pairs, ``letter`` a
+    string Var (a catalog text such as the shortcut of COMPRAR, "c" in pt, "r" in es) matched
+    whatever its case.
     """
 
     def handler(key: Var[str], info: Var[Any]) -> list[Any]:
@@ -73,6 +79,10 @@ def on_keys(bindings: Mapping[Keys, Sequence[Any]]) -> Callable[[Var[str], Var[A
         chain: list[Any] = []
         for keys, events in bindings.items():
             hit = plain & _matches(key, keys)
+            chain.append(_when(hit, _PREVENT))
+            chain.extend(_when(hit, event) for event in events)
+        for letter, events in letters:
+            hit = plain & (key.to(str).lower() == letter.to(str).lower())
             chain.append(_when(hit, _PREVENT))
             chain.extend(_when(hit, event) for event in events)
         return chain

@@ -19,7 +19,7 @@ from pifecacheta.components.table.chat import chat
 from pifecacheta.components.table.dialogs import extras
 from pifecacheta.components.table.hand import hand
 from pifecacheta.components.table.history import history_button, history_live, history_side
-from pifecacheta.components.table.messages import HIDE_KEYFRAMES, message_callout
+from pifecacheta.components.table.messages import message_callout
 from pifecacheta.components.table.round_over import round_over_panel
 from pifecacheta.components.table.seats import seats
 from pifecacheta.components.table.shared import UI, T, fill, new_table_link
@@ -115,7 +115,6 @@ def _not_found() -> rx.Component:
 def table_page() -> rx.Component:
     """``/mesa/<code>``: the waiting room, the expired room or the table, by the table's status."""
     return page_shell(
-        rx.el.style(HIDE_KEYFRAMES),
         focus_keeper(),  # the focus after an action and a live update (WCAG 2.4.3)
         turn_signal(),  # the tab title, favicon, chime and notification on the viewer's turn
         access_watch(),  # a seat lost to a key replaced elsewhere: say so (/acesso)

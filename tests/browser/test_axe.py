@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from _replay import hand
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
+from pifecacheta import i18n
 from pifecacheta.rules import CACHETA_7, GoOut
 
 OUT = Path(__file__).resolve().parents[2] / "screenshots" / "axe_counts.json"
@@ -104,10 +106,11 @@ def test_every_screen_in_both_languages_has_no_serious_axe_violation(app_harness
     for page in pages.values():
         expect(page.locator("#rules-title")).to_be_visible()
     both("rules")
-    for page in pages.values():
+    for lang, page in pages.items():
         page.goto(url + "/acesso")
-        expect(page.locator("main, body").first).to_be_visible()
-        page.wait_for_load_state("networkidle")
+        # settled: the title in the page's language, the personal link in its box
+        expect(page.locator("#access-title")).to_have_text(i18n.text(lang, "access.title"))
+        expect(page.locator("#access-link")).to_have_value(re.compile("/acesso/entrar#"))
     both("access")
 
     create_table(a, url, "Ana", "cacheta7")

@@ -1,5 +1,6 @@
 """A whole Cacheta round by keyboard alone, to FIM DA RODADA and PRÓXIMA RODADA (issue 16), and
-where the focus goes after each action (WCAG 2.4.3).
+where the focus goes after each action (WCAG 2.4.3), with the shortcuts C (COMPRAR) and B
+(BATER) among the keys.
 
 Ana plays in the browser with keys only: Tab / Shift+Tab to reach a control, Enter and Space to
 press it, the arrows in the hand. The page counts every pointer and mouse event it gets; the
@@ -88,7 +89,7 @@ def _discard_by_keys(page: Page, card) -> None:
     expect(page.locator(f"#hand-pos-{min(pos, 8)}")).to_be_focused()
 
 
-def test_a_cacheta_round_played_by_keyboard_alone_keeps_the_focus(app_harness, new_page):
+def test_a_cacheta_round_played_by_keyboard_alone_keeps_the_focus(app_harness, new_page, shot):
     svc = _service()
     seed, final, log = _plan()
     os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
@@ -113,6 +114,10 @@ def test_a_cacheta_round_played_by_keyboard_alone_keeps_the_focus(app_harness, n
     expect(a.locator(HAND_STOP)).to_be_focused()  # COMEÇAR is gone: the focus is in the new hand
 
     plan = final.round.result.plan
+    # the shortcuts are listed on the page and carried by their buttons
+    expect(a.locator("#shortcuts")).to_contain_text("C compra · L pega do lixo · B bate")
+    for name, key in (("COMPRAR", "C"), ("PEGAR DO LIXO", "L"), ("BATER", "B")):
+        expect(a.get_by_role("button", name=name, exact=True)).to_have_attribute("aria-keyshortcuts", key)
     draws = 0
     for n, (seat, action) in enumerate(log):
         if seat == 1:
@@ -120,29 +125,39 @@ def test_a_cacheta_round_played_by_keyboard_alone_keeps_the_focus(app_harness, n
             continue
         if isinstance(action, Draw):
             wait_my_turn(a)
-            if draws % 2 == 0:  # COMPRAR, reached with Shift+Tab from the hand
+            if draws % 3 == 0:  # COMPRAR, reached with Shift+Tab from the hand
                 tab_to(a, _named("COMPRAR"), back=True)
-            else:  # Enter on the stock
+                a.keyboard.press("Enter")
+            elif draws % 3 == 1:  # Enter on the stock
                 tab_to(a, "e => e.dataset.testid === 'stock'", back=True)
+                a.keyboard.press("Enter")
+            else:  # the shortcut C, in the hand (where the last discard left the focus)
+                expect(a.locator(HAND_STOP)).to_be_focused()
+                a.keyboard.press("c")
             draws += 1
-            a.keyboard.press("Enter")
             expect(hand(a)).to_have_count(10)
             # the focus goes to the card just drawn, whichever control drew it
             expect(a.locator("#hand .hand-card:has(.drawn-mark)")).to_be_focused()
+            if draws == 1:
+                shot(a, "a11y_focus_drawn_card")
             nxt = log[n + 1][1] if n + 1 < len(log) else None
-            if isinstance(nxt, GoOut):
-                tab_to(a, _named("BATER"), back=True)
-                a.keyboard.press("Enter")
+            if isinstance(nxt, GoOut):  # BATER by its shortcut B, from the hand
+                expect(a.get_by_role("button", name="BATER", exact=True)).to_have_attribute(
+                    "aria-keyshortcuts", "B"
+                )
+                a.keyboard.press("b")
                 break
         elif isinstance(action, Discard):
             _discard_by_keys(a, action.card)
     title = a.locator("#round-title")
     expect(title).to_have_text("FIM DA RODADA")
     expect(title).to_be_focused()  # BATER is gone: the focus is on the round's end
+    shot(a, "a11y_focus_round_title")
     assert plan is not None
     tab_to(a, _named("PRÓXIMA RODADA"))
     a.keyboard.press("Enter")
     expect(a.locator("#round-title")).to_have_count(0)
     expect(hand(a)).to_have_count(9)
     expect(a.locator(HAND_STOP)).to_be_focused()
+    shot(a, "a11y_focus_next_round_hand")
     assert a.evaluate("window.pfcPointerEvents") == 0

@@ -20,7 +20,7 @@ from _replay import hand
 from playwright.sync_api import Page, expect
 
 from pifecacheta import i18n
-from pifecacheta.rules import CACHETA_7, Draw, GoOut
+from pifecacheta.rules import CACHETA_7, Draw, GoOut, NextRound
 from pifecacheta.state.view_model import table_ui
 
 
@@ -149,3 +149,11 @@ def test_seats_hand_pile_and_round_end_read_in_words(app_harness, new_page):
         expect(page.get_by_role("heading", level=3, name=i18n.text(lang, "round.melds"))).to_be_visible()
         if viewer != seat:  # the polite region says the other player's go-out, in words
             expect(page.locator("#history-live")).to_contain_text(("Ana", "Bruno")[seat])
+
+    # a live update that removes the focused element: Ana reads FIM DA RODADA's title when
+    # Bruno's PRÓXIMA RODADA ends it; her focus goes to her new hand, not to the page's body
+    a.locator("#round-title").focus()
+    expect(a.locator("#round-title")).to_be_focused()
+    svc.act(code, who[1], NextRound(), expected_version=svc.snapshot(code, who[1]).version)
+    expect(a.locator("#round-title")).to_have_count(0)
+    expect(a.locator('#hand .hand-card[tabindex="0"]')).to_be_focused()

@@ -12,6 +12,7 @@ from pifecacheta.components.cards import card_face, card_name
 from pifecacheta.components.keys import focus_element, on_keys
 from pifecacheta.components.reflex_private import DnDDiv, client_state_var
 from pifecacheta.components.table.shared import DISMISSED, SELECTED, UI, T
+from pifecacheta.components.table.shortcuts import shortcut_letters
 from pifecacheta.state.table import TableState
 from pifecacheta.state.view_model import CardUi
 from pifecacheta.state.viewer import ViewerState
@@ -51,7 +52,8 @@ def _card_keys(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int]
             ("ArrowLeft", "ArrowUp"): [focus_element(slot_id(rx.cond(i > 0, i - 1, 0)))],
             "Home": [focus_element(slot_id(0))],
             "End": [focus_element(slot_id(last))],
-        }
+        },
+        shortcut_letters(),  # C / L / B (pt), R / P / C (es): COMPRAR, PEGAR DO LIXO, BATER
     )
 
 

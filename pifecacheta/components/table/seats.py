@@ -103,9 +103,10 @@ def seat_panel(seat: ObjectVar[SeatUi]) -> rx.Component:
             "border_radius": "0.6em",
             "min_width": "7.5em",
             "max_width": "100%",
-            "background": rx.cond(seat.turn, "rgba(255,215,0,0.28)", "rgba(0,0,0,0.28)"),
+            # a dark gold under the white text of the seat whose turn it is (7:1 or more)
+            "background": rx.cond(seat.turn, "rgba(90,70,0,0.65)", "rgba(0,0,0,0.28)"),
             "border": rx.cond(seat.turn, "2px solid #ffd700", "2px solid transparent"),
-            "opacity": rx.cond(seat.out | seat.left, "0.6", "1"),
+            "opacity": rx.cond(seat.out | seat.left, "0.85", "1"),  # dimmed, text still 4.5:1
         },
     )
 
