@@ -28,8 +28,10 @@ def test_the_keeper_is_installed_once_and_falls_back_to_the_round_title_then_the
     assert json.dumps(list(focus.FALLBACK)) in keeper and str(focus.WANT_MS) in keeper
     assert focus.FALLBACK[:2] == (focus.ROUND_TITLE, focus.HAND_STOP)
     # a key or a pointer press of the player's own cancels a pending request
-    assert "addEventListener('keydown', cancel, true)" in keeper
-    assert "addEventListener('pointerdown', cancel, true)" in keeper
+    assert "addEventListener('keydown', () => { want = null; pointer = false; }, true)" in keeper
+    assert "addEventListener('pointerdown', () => { want = null; pointer = true; }, true)" in keeper
+    # after a pointer press the focus moves without scrolling the page
+    assert "el.focus({preventScroll: pointer})" in keeper
     # installed as the page mounts, in the browser (no event to the server)
     mount = str(focus.focus_keeper().event_triggers["on_mount"])
     assert "_call_script" in mount and "window.pfcWantFocus" in mount

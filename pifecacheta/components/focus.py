@@ -14,7 +14,9 @@ things keep it on a sensible element, both run in the browser:
   PRÓXIMA RODADA pressed elsewhere), the focus goes to the first of :data:`FALLBACK` on the page.
 
 A key press or a pointer press of the player's own cancels a pending request: the focus never
-jumps away from where the player has since moved it.
+jumps away from where the player has since moved it. After a tap or a click the focus moves
+without scrolling the page (the page must not move under a finger; the keyboard's focus, after
+a key, is scrolled into view as usual).
 """
 
 from __future__ import annotations
@@ -45,22 +47,22 @@ FALLBACK: tuple[str, ...] = (ROUND_TITLE, HAND_STOP, "#start-button", '[data-tes
 
 _KEEPER = (
     "((fallback, wantMs) => { if (window.pfcWantFocus) return;"
-    " let want = null; let last = null;"
+    " let want = null; let last = null; let pointer = false;"
     " const usable = (el) => el && !el.disabled && el.isConnected && el.getClientRects().length > 0;"
     " const pick = (sels) => { for (const s of sels) { if (!s) continue;"
     " const el = document.querySelector(s); if (usable(el)) return el; } return null; };"
     " window.pfcWantFocus = (...sels) => { sels = sels.filter(Boolean);"
     " want = sels.length ? {sels, until: Date.now() + wantMs} : null; check(); };"
-    " const cancel = () => { want = null; };"
-    " document.addEventListener('keydown', cancel, true);"
-    " document.addEventListener('pointerdown', cancel, true);"
+    " document.addEventListener('keydown', () => { want = null; pointer = false; }, true);"
+    " document.addEventListener('pointerdown', () => { want = null; pointer = true; }, true);"
+    " const go = (el) => { if (document.activeElement !== el) el.focus({preventScroll: pointer}); };"
     " document.addEventListener('focusin', (e) => { last = e.target; });"
     " const check = () => {"
     " if (want) { if (Date.now() > want.until) { want = null; } else { const el = pick(want.sels);"
-    " if (el) { want = null; last = el; if (document.activeElement !== el) el.focus(); return; } } }"
+    " if (el) { want = null; last = el; go(el); return; } } }"
     " const a = document.activeElement;"
     " if ((!a || a === document.body) && last && !usable(last)) { last = null;"
-    " const el = pick(fallback); if (el) el.focus(); } };"
+    " const el = pick(fallback); if (el) go(el); } };"
     " let queued = false;"
     " new MutationObserver(() => { if (queued) return; queued = true;"
     " requestAnimationFrame(() => { queued = false; check(); }); })"
