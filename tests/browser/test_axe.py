@@ -2,9 +2,9 @@
 violation of WCAG 2.1 A/AA (axe's wcag2a, wcag2aa, wcag21a and wcag21aa rules).
 
 Ana browses in pt-BR and Bruno in es-ES, each in a browser of their own; every screen is
-checked on both pages: the lobby, /regras and /reglas, /acesso, the waiting room, the table
-mid-round, the Pausa and DESISTIR dialogs, FIM DA RODADA, MINHAS MESAS (the lobby of a player
-with a table) and FIM DA PARTIDA (after a DESISTIR). The planned round is played through the
+checked on both pages: the lobby, /regras and /reglas, the waiting room, the table mid-round,
+the Pausa and DESISTIR dialogs, /acesso (from the pause menu), FIM DA RODADA, MINHAS MESAS (the
+lobby of a player with a table) and FIM DA PARTIDA (after a DESISTIR). The planned round is played through the
 app's own service (AppHarness runs the backend in this process).
 
 The counts of every screen (all impacts) are written to ``screenshots/axe_counts.json`` and
@@ -106,12 +106,6 @@ def test_every_screen_in_both_languages_has_no_serious_axe_violation(app_harness
     for page in pages.values():
         expect(page.locator("#rules-title")).to_be_visible()
     both("rules")
-    for lang, page in pages.items():
-        page.goto(url + "/acesso")
-        # settled: the title in the page's language, the personal link in its box
-        expect(page.locator("#access-title")).to_have_text(i18n.text(lang, "access.title"))
-        expect(page.locator("#access-link")).to_have_value(re.compile("/acesso/entrar#"))
-    both("access")
 
     create_table(a, url, "Ana", "cacheta7")
     join_table(b, a.url, "Bruno", "es")
@@ -136,6 +130,19 @@ def test_every_screen_in_both_languages_has_no_serious_axe_violation(app_harness
     both("resign_dialog")
     for page in pages.values():
         _close_dialog(page, "#confirm-resign")
+
+    # Meu acesso, reached as a player does, from the pause menu; then back to the table
+    for lang, page in pages.items():
+        _open_dialog(page, "#pause-button", "#pause-menu")
+        page.locator("#pause-access").click()
+        page.wait_for_url("**/acesso")
+        # settled: the title in the page's language, the personal link in its box
+        expect(page.locator("#access-title")).to_have_text(i18n.text(lang, "access.title"))
+        expect(page.locator("#access-link")).to_have_value(re.compile("/acesso/entrar#"))
+    both("access")
+    for page in pages.values():
+        page.go_back()
+        expect(hand(page)).to_have_count(9)
 
     for seat, action in log[2:-1]:
         svc.act(code, who[seat], action, expected_version=svc.snapshot(code, who[seat]).version)
