@@ -52,3 +52,10 @@ def test_an_only_if_pair_adds_its_condition():
 def test_focus_element_focuses_the_element_of_that_id():
     js = str(focus_element("hand-pos-2"))
     assert 'document.getElementById("hand-pos-2")' in js and '["focus"]()' in js
+
+
+def test_a_letter_known_in_the_browser_matches_whatever_its_case():
+    letter = rx.Var.create("c")
+    js = _key_down(rp.KeyDiv.create("x", on_key_down=on_keys({}, [(letter, [TableState.draw(2)])])))  # type: ignore[operator]
+    assert ".toLowerCase()" in js and "table_state.draw" in js
+    assert '(ev) => (ev?.["preventDefault"]())' in js

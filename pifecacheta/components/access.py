@@ -48,7 +48,10 @@ def _link_and_qr() -> rx.Component:
             style={"border_radius": "0.4em", "background": "white", "flex": "0 0 auto"},
         ),
         rx.vstack(
-            rx.text(t["access.link_label"], as_="label", html_for="access-link", weight="bold"),
+            # htmlFor as a plain attribute: rx.text turns an html_for prop into CSS (Reflex 0.10.1)
+            rx.text(
+                t["access.link_label"], as_="label", custom_attrs={"htmlFor": "access-link"}, weight="bold"
+            ),
             rx.input(value=AccessState.link, read_only=True, id="access-link", width="100%", size="3"),
             rx.button(t["btn.copy_link"], on_click=AccessState.copy, color_scheme="amber", id="access-copy"),
             rx.text(

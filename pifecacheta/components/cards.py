@@ -43,6 +43,14 @@ def card_label(card: Any) -> Var[str]:
     return t["rank." + card.rank] + " " + t["card.of"] + " " + t["suit." + card.suit]
 
 
+def card_name(card: Any) -> Var[str]:
+    """The spoken name of ``card`` (a ``CardUi`` Var) on the table: :func:`card_label`, and for
+    a wild "7 de copas, coringa" (pt) / "7 de corazones, comodín" (es)."""
+    wild = rx.cond(card.wild, ", " + ViewerState.t["table.wild"].lower(), "").to(str)
+    name: Var[str] = card_label(card).to(str) + wild
+    return name
+
+
 def card_face(card: Any, *, size: str = "md", **props: Any) -> rx.Component:
     """A face-up card. ``size``: "sm" (piles of others, melds), "md" (hand), "lg" (discard)."""
     width = {"sm": "2.6em", "md": "3.6em", "lg": "4.2em"}[size]
@@ -92,7 +100,7 @@ def card_face(card: Any, *, size: str = "md", **props: Any) -> rx.Component:
         index,
         wild_mark,
         pip,
-        custom_attrs={"data-card": card.code, "aria-label": card_label(card), "role": "img"},
+        custom_attrs={"data-card": card.code, "aria-label": card_name(card), "role": "img"},
         style={
             "position": "relative",
             "width": width,

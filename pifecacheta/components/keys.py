@@ -56,7 +56,9 @@ def _when(hit: Var[bool], event: Any) -> Any:
 
 
 def on_keys(
-    bindings: Mapping[Keys, Sequence[Any]], alt: Mapping[Keys, Sequence[Any]] | None = None
+    bindings: Mapping[Keys, Sequence[Any]],
+    letters: Sequence[tuple[Var[str], Sequence[Any]]] = (),
+    alt: Mapping[Keys, Sequence[Any]] | None = None,
 ) -> Callable[[Var[str], Var[Any]], list[Any]]:
     """An ``on_key_down`` handler (for a :class:`~pifecacheta.components.reflex_private.KeyDiv`).
 
@@ -67,6 +69,11 @@ def on_keys(
     ``only_if`` holds at the key press. A bound key's default action is prevented (Space and the arrows
     do not scroll). Any other key, and a bound key held with Ctrl, Alt or Meta (the browser's
     and the screen reader's own shortcuts), does nothing and keeps its default: Tab moves on.
+
+    ``letters`` adds keys known only in the browser: ``(letter, events)`` pairs, ``letter`` a
+    string Var (a catalog text such as the shortcut of COMPRAR, "c" in pt, "r" in es) matched
+    whatever its case.
+
     ``alt``: bindings of keys held with Alt alone (Alt+Left moves a hand card left).
     """
 
@@ -80,6 +87,10 @@ def on_keys(
                 hit = held & _matches(key, keys)
                 chain.append(_when(hit, _PREVENT))
                 chain.extend(_when(hit, event) for event in events)
+        for letter, events in letters:
+            hit = plain & (key.to(str).lower() == letter.to(str).lower())
+            chain.append(_when(hit, _PREVENT))
+            chain.extend(_when(hit, event) for event in events)
         return chain
 
     return handler

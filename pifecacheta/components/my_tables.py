@@ -77,7 +77,7 @@ def my_tables() -> rx.Component:
     mine = MyTablesState.mine
     recent, old = mine.recent, mine.old
     return rx.vstack(  # type: ignore[no-any-return]
-        rx.heading(t["mine.title"], size="5", id="my-tables-title"),
+        rx.heading(t["mine.title"], size="5", as_="h2", id="my-tables-title"),
         rx.cond(
             (recent.length() == 0) & (old.length() == 0),
             rx.text(t["mine.none"], size="2", style={"opacity": "0.85"}, id="my-tables-none"),

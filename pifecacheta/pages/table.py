@@ -10,16 +10,18 @@ import reflex as rx
 
 from pifecacheta.components.access import access_watch
 from pifecacheta.components.common import page_shell
+from pifecacheta.components.focus import focus_keeper
 from pifecacheta.components.house_rules import table_house_rules
 from pifecacheta.components.notices import turn_signal
 from pifecacheta.components.table.actions import actions, status_line
+from pifecacheta.components.table.announcer import announcer
 from pifecacheta.components.table.centre import centre
 from pifecacheta.components.table.chat import chat
 from pifecacheta.components.table.dialogs import extras
 from pifecacheta.components.table.hand import hand
 from pifecacheta.components.table.hints import hints_panel
 from pifecacheta.components.table.history import history_button, history_live, history_side
-from pifecacheta.components.table.messages import HIDE_KEYFRAMES, message_callout
+from pifecacheta.components.table.messages import message_callout
 from pifecacheta.components.table.round_over import round_over_panel
 from pifecacheta.components.table.seats import seats
 from pifecacheta.components.table.shared import UI, T, fill, new_table_link
@@ -42,6 +44,8 @@ def _top_line() -> rx.Component:
             UI.round_number,
             size="2",
             style={"opacity": "0.85"},
+            role="heading",  # the table page's title (WCAG 1.3.1); FIM DA RODADA is an h2 under it
+            aria_level=1,
         ),
         rx.spacer(),
         history_button(),
@@ -84,6 +88,7 @@ def table_board() -> rx.Component:
         _board(),
         history_side(),
         history_live(),
+        announcer(),  # your turn, the card you drew (assertive)
         style={
             "display": "grid",
             "grid_template_columns": rx.breakpoints(initial="minmax(0, 1fr)", md="minmax(0, 1fr) 20em"),
@@ -146,7 +151,7 @@ def _not_found() -> rx.Component:
 def table_page() -> rx.Component:
     """``/mesa/<code>``: the waiting room, the expired room or the table, by the table's status."""
     return page_shell(
-        rx.el.style(HIDE_KEYFRAMES),
+        focus_keeper(),  # the focus after an action and a live update (WCAG 2.4.3)
         turn_signal(),  # the tab title, favicon, chime and notification on the viewer's turn
         access_watch(),  # a seat lost to a key replaced elsewhere: say so (/acesso)
         # what the page-head script UNANSWERED_MOVE_HOOK (state/browser_scripts.py) reads to

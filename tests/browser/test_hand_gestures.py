@@ -54,11 +54,16 @@ def test_tap_and_double_tap_on_a_phone(app_harness, new_page):
     for p in (a, b):
         expect(p.get_by_test_id("discard").locator("[data-card]")).to_have_attribute("data-card", code)
 
-    # a refusal left alone fades by itself (it must not keep covering the top buttons) ...
+    # a refusal left alone stays until dismissed (WCAG 2.2.1): a tap on it closes it ...
     b.get_by_test_id("stock").click()  # not Bruno's turn any more
     toast = b.locator("#message")
     expect(toast).to_have_text("Não é a sua vez.")
-    expect(toast).to_be_hidden(timeout=15_000)
-    # ... and the next one shows again, with its own time
+    # no timer hides it: neither it nor its frame runs an animation (the old fade-out did)
+    assert toast.evaluate(
+        "e => [e, e.parentElement].every(x => getComputedStyle(x).animationName === 'none')"
+    )
+    toast.click()
+    expect(toast).to_have_count(0)
+    # ... and the next one shows again
     b.get_by_test_id("stock").click()
     expect(toast).to_be_visible()

@@ -41,6 +41,13 @@ def _assert_ring(page: Page, locator) -> None:
     assert (style, width, colour) == tuple(RING.values()), (style, width, colour)
 
 
+def _from_top(page: Page) -> None:
+    """Move the focus (and the browser's Tab starting point) to the top of the page."""
+    page.evaluate(
+        "() => { const b = document.body; b.tabIndex = -1; b.focus(); b.removeAttribute('tabindex'); }"
+    )
+
+
 def _focused_id(page: Page) -> str:
     return str(page.evaluate("document.activeElement.id"))
 
@@ -87,14 +94,16 @@ def test_a_pife_created_and_played_by_keyboard_alone(app_harness, new_page, shot
     with fast_bots():
         # turn 1: Enter on the stock (COMPRAR), arrows in the hand, Space selects, Enter discards
         wait_my_turn(a)
-        a.locator("body").focus()
+        _from_top(a)
         _tab_to(a, "e => e.dataset.testid === 'stock'")
         _assert_ring(a, a.get_by_test_id("stock"))
         shot(a, "a11y_focus_stock")
         a.keyboard.press("Enter")
         expect(hand(a)).to_have_count(10)
-        _tab_to(a, "e => e.classList.contains('hand-card')")
-        assert _focused_id(a) == "hand-pos-0"  # the hand is one Tab stop, on its first card
+        # the focus went to the card just drawn (WCAG 2.4.3); Home goes to the first card
+        expect(a.locator("#hand .hand-card:has(.drawn-mark)")).to_be_focused()
+        a.keyboard.press("Home")
+        assert _focused_id(a) == "hand-pos-0"
         card = a.locator("#hand-pos-0")
         expect(card).to_have_attribute("aria-pressed", "false")
         expect(
@@ -127,7 +136,8 @@ def test_a_pife_created_and_played_by_keyboard_alone(app_harness, new_page, shot
         shot(a, "a11y_focus_discard")
         a.keyboard.press("Enter")
         expect(hand(a)).to_have_count(10)
-        _tab_to(a, "e => e.classList.contains('hand-card')")
+        # the focus went to the card taken, in the hand
+        expect(a.locator(f'#hand .hand-card:has([data-card="{top}"])')).to_be_focused()
         a.keyboard.press("Home")
         pos = 1 if a.locator("#hand-pos-0 [data-card]").get_attribute("data-card") == top else 0
         if pos:
@@ -145,7 +155,7 @@ def test_a_pife_created_and_played_by_keyboard_alone(app_harness, new_page, shot
 def test_every_control_of_the_table_shows_the_focus_ring(app_harness, new_page, shot):
     a = new_page()
     _keyboard_pife(a, app_harness.frontend_url)
-    a.locator("body").focus()
+    _from_top(a)
     seen: list[str] = []
     for _ in range(40):
         a.keyboard.press("Tab")
@@ -160,7 +170,7 @@ def test_every_control_of_the_table_shows_the_focus_ring(app_harness, new_page, 
     for name in ("COMPRAR", "DESISTIR", "Pausa", "Monte", "Lixo", "POR VALOR", " de "):
         assert name in text, (name, text)
     for control, name in (("resign", "DESISTIR"), ("draw", "COMPRAR")):
-        a.locator("body").focus()
+        _from_top(a)
         _tab_to(a, f"e => (e.textContent || '').trim() === '{name}'")
         shot(a, f"a11y_focus_{control}")
 

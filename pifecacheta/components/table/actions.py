@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import reflex as rx
 
+from pifecacheta.components.focus import DRAWN_CARD, HAND_STOP, ROUND_TITLE, card_in_hand, want_focus
 from pifecacheta.components.table.shared import SELECTED, UI, T, fill
+from pifecacheta.components.table.shortcuts import key_of, shortcut_list
 from pifecacheta.state.table import TableState
 
 
@@ -53,22 +55,25 @@ def actions() -> rx.Component:
     return rx.flex(  # type: ignore[no-any-return]
         rx.button(
             T["btn.draw"],
-            on_click=TableState.draw(UI.version),  # type: ignore[operator]
+            on_click=[TableState.draw(UI.version), want_focus(DRAWN_CARD)],  # type: ignore[operator]
             disabled=~UI.can_draw,
+            aria_keyshortcuts=key_of("draw"),
             color_scheme="amber",
             size="3",
         ),
         rx.button(
             T["btn.take"],
-            on_click=TableState.take(UI.version),  # type: ignore[operator]
+            on_click=[TableState.take(UI.version), want_focus(card_in_hand(UI.discard_top.id))],  # type: ignore[operator]
             disabled=~UI.can_draw | ~UI.has_discard,
+            aria_keyshortcuts=key_of("take"),
             color_scheme="amber",
             size="3",
         ),
         rx.button(
             T["btn.go_out"],
-            on_click=TableState.go_out(UI.version),  # type: ignore[operator]
+            on_click=[TableState.go_out(UI.version), want_focus(ROUND_TITLE)],  # type: ignore[operator]
             disabled=~UI.can_go_out,  # enabled only when the hand can go out now
+            aria_keyshortcuts=key_of("go_out"),
             color_scheme="green",
             size="3",
         ),
@@ -76,11 +81,12 @@ def actions() -> rx.Component:
             UI.can_announce,
             rx.button(
                 T["btn.announce"],
-                on_click=TableState.announce(UI.version),  # type: ignore[operator]
+                on_click=[TableState.announce(UI.version), want_focus(HAND_STOP)],  # type: ignore[operator]
                 color_scheme="orange",
                 size="3",
             ),
         ),
+        shortcut_list(),  # the letters of COMPRAR, PEGAR DO LIXO, BATER (shortcuts.py), on a line of its own
         gap="0.5em",
         wrap="wrap",
         justify="center",

@@ -8,10 +8,13 @@ from typing import Any
 import reflex as rx
 
 from pifecacheta.components.cards import card_back, card_face, empty_slot
+from pifecacheta.components.focus import DRAWN_CARD, card_in_hand, want_focus
 from pifecacheta.components.keys import on_keys
 from pifecacheta.components.reflex_private import DnDDiv, KeyDiv
 from pifecacheta.components.table.last_round import last_round_card
 from pifecacheta.components.table.shared import NAME_STYLE, SELECTED, UI, T, fill
+from pifecacheta.components.table.shortcuts import shortcut_letters
+from pifecacheta.components.table.spoken import pile_name
 from pifecacheta.state.table import TableState
 
 HIST = TableState.history
@@ -83,8 +86,11 @@ def _stock() -> rx.Component:
     return rx.vstack(  # type: ignore[no-any-return]
         KeyDiv.create(
             card_back(size="lg"),
-            on_click=TableState.draw(UI.version),  # type: ignore[operator]
-            on_key_down=on_keys({("Enter", " "): [TableState.draw(UI.version)]}),  # type: ignore[operator]
+            on_click=[TableState.draw(UI.version), want_focus(DRAWN_CARD)],  # type: ignore[operator]
+            on_key_down=on_keys(
+                {("Enter", " "): [TableState.draw(UI.version), want_focus(DRAWN_CARD)]},  # type: ignore[operator]
+                shortcut_letters(),
+            ),
             tab_index=0,
             role="button",
             aria_label=T["table.stock"] + " " + UI.stock_size.to_string(),
@@ -106,6 +112,8 @@ def _pile() -> rx.Component:
     tap = [
         TableState.pile_click(UI.version, UI.phase, SELECTED.value),  # type: ignore[operator]
         SELECTED.set_value(""),
+        # a take: the focus to the card taken, in the hand (a discard keeps it on the pile)
+        want_focus(rx.cond(UI.can_draw, card_in_hand(UI.discard_top.id), "")),
     ]
     return rx.vstack(  # type: ignore[no-any-return]
         DnDDiv.create(
@@ -122,7 +130,7 @@ def _pile() -> rx.Component:
             ),
             # the card goes with the event, THEN the selection is cleared (the chain runs in order)
             on_click=tap,
-            on_key_down=on_keys({("Enter", " "): tap}),
+            on_key_down=on_keys({("Enter", " "): tap}, shortcut_letters()),
             tab_index=0,
             on_drag_over=rx.prevent_default,
             on_drop=[
@@ -130,7 +138,7 @@ def _pile() -> rx.Component:
                 SELECTED.set_value(""),
             ],
             role="button",
-            aria_label=T["table.discard"],
+            aria_label=pile_name(),  # "Lixo, 7 de copas, de Carmen"
             custom_attrs={"data-testid": "discard"},
             style={
                 "cursor": "pointer",

@@ -81,9 +81,13 @@ def _chat_refusal() -> rx.Component:
 def chat() -> rx.Component:
     """The table chat (``#chat``): the lines, the form, and the chat's own refusals."""
     return rx.vstack(  # type: ignore[no-any-return]
-        rx.text(T["chat.title"], weight="bold", size="2"),
+        rx.text(T["chat.title"], weight="bold", size="2", role="heading", aria_level=2),
         rx.box(
-            rx.foreach(UI.chat, chat_line), style={"max_height": "8em", "overflow_y": "auto"}, width="100%"
+            rx.foreach(UI.chat, chat_line),
+            style={"max_height": "8em", "overflow_y": "auto"},
+            width="100%",
+            role="log",  # a new line is read out politely (WCAG 4.1.3)
+            aria_label=T["chat.title"],
         ),
         _chat_form(),
         _chat_refusal(),

@@ -11,10 +11,11 @@ import reflex as rx
 from reflex_base.vars import ArrayVar, NumberVar, ObjectVar
 from reflex_base.vars.function import FunctionStringVar
 
-from pifecacheta.components.cards import card_face, card_label
+from pifecacheta.components.cards import card_face, card_name
 from pifecacheta.components.keys import focus_element, on_keys
 from pifecacheta.components.reflex_private import DnDDiv, client_state_var
 from pifecacheta.components.table.shared import DISMISSED, SELECTED, UI, T
+from pifecacheta.components.table.shortcuts import shortcut_letters
 from pifecacheta.state.hand_order import HandOrderState
 from pifecacheta.state.table import TableState
 from pifecacheta.state.view_model import CardUi
@@ -129,6 +130,7 @@ def _card_keys(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int]
             "Home": [focus_element(slot_id(0))],
             "End": [focus_element(slot_id(last))],
         },
+        shortcut_letters(),  # C / L / B (pt), R / P / C (es): COMPRAR, PEGAR DO LIXO, BATER
         # Alt+arrows move the card itself one place, and the focus goes with it
         alt={
             ("ArrowLeft", "ArrowUp"): [
@@ -193,7 +195,7 @@ def hand_card(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int])
         id=slot_id(i),
         role="button",
         aria_pressed=rx.cond(selected, "true", "false"),
-        aria_label=card_label(card),
+        aria_label=card_name(card),  # "7 de copas, coringa" for a wild
         tab_index=rx.cond(i == rx.cond(focused < count, focused, count - 1), 0, -1),
         class_name="hand-card",
         style={
@@ -257,7 +259,7 @@ def _header() -> rx.Component:
     in use pressed (none while the viewer's own arrangement shows). Both are always there, so
     the button's word is never the order the hand is not in."""
     return rx.hstack(  # type: ignore[no-any-return]
-        rx.text(T["hand.title"], weight="bold"),
+        rx.text(T["hand.title"], weight="bold", role="heading", aria_level=2),
         rx.spacer(),
         # how to arrange the hand, on a wide screen (a phone's status line says how to play)
         rx.text(

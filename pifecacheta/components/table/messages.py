@@ -1,11 +1,9 @@
-"""Refusals on the table page: the floating callout and its fade-out (the chat box shows the
-chat's own, ``TableState.message_in_chat``).
+"""Refusals on the table page: the floating callout (the chat box shows the chat's own,
+``TableState.message_in_chat``).
 
-A refusal (``TableState.message``, a catalog key) is shown until the viewer acts again, for
-at most :data:`MESSAGE_SHOWN`, or :data:`MESSAGE_LINGER` once the table changed (its
-``table_version`` moves on); then a CSS animation hides it, so it never keeps covering the
-seats and the top buttons (no server timer: the browser runs it; each refusal is a new
-element, so its timer starts afresh).
+A refusal (``TableState.message``, a catalog key) stays until the viewer dismisses it (a tap
+on it, its × button, Escape) or acts again (a tap on a card; any accepted action clears it on
+the server): no timer takes it away before it is read (WCAG 2.2.1).
 """
 
 from __future__ import annotations
@@ -15,24 +13,29 @@ from typing import Any
 import reflex as rx
 
 from pifecacheta.components.common import toast_style
+from pifecacheta.components.keys import on_keys
+from pifecacheta.components.reflex_private import KeyDiv
 from pifecacheta.components.table.shared import DISMISSED, T
 from pifecacheta.state.table import TableState
 
-MESSAGE_SHOWN = "8s"
-MESSAGE_LINGER = "3s"
-# The animation that hides a refusal (the page puts it in a <style> element).
-HIDE_KEYFRAMES = (
-    "@keyframes pfc-hide {to {opacity: 0; visibility: hidden; height: 0; padding: 0; margin: 0; "
-    "overflow: hidden; border: 0}}"
-)
-
 
 def message_style(**extra: Any) -> dict[str, Any]:
-    """Style of a refusal callout: ``extra`` plus the fade-out after MESSAGE_SHOWN, or
-    MESSAGE_LINGER after the table changed."""
-    fresh = TableState.message_version == TableState.table_version
-    delay = rx.cond(fresh, MESSAGE_SHOWN, MESSAGE_LINGER)
-    return {**extra, "animation": "pfc-hide 0.3s ease " + delay + " forwards"}
+    """Style of a refusal callout: ``extra`` (no fade: a refusal stays until dismissed)."""
+    return dict(extra)
+
+
+def _close() -> rx.Component:
+    """The × that dismisses the refusal, named for a screen reader ("Fechar o aviso")."""
+    return rx.icon_button(  # type: ignore[no-any-return]
+        rx.icon("x", size=14),
+        on_click=TableState.clear_message(TableState.message_serial),  # type: ignore[operator]
+        size="1",
+        variant="ghost",
+        color_scheme="red",
+        aria_label=T["msg.close"],
+        id="message-close",
+        style={"position": "absolute", "top": "0.35em", "right": "0.35em"},
+    )
 
 
 def message_callout() -> rx.Component:
@@ -41,24 +44,31 @@ def message_callout() -> rx.Component:
     left) and by the table; only one of them is on the page, so ``#message`` stays unique.
 
     It floats over the top of the page (fixed, like a toast) instead of taking room above the
-    hand, so a refusal appearing, fading or dismissed by a tap never moves the hand under the
+    hand, so a refusal appearing or dismissed by a tap never moves the hand under the
     second tap of a double tap."""
+    clear = TableState.clear_message(TableState.message_serial)  # type: ignore[operator]
     return rx.cond(  # type: ignore[no-any-return]
         (TableState.message != "")
         & ~TableState.message_in_chat
         & (DISMISSED.value != TableState.message_serial),
-        rx.callout(
-            T[TableState.message],
-            color_scheme="red",
-            role="alert",
-            id="message",
-            key=TableState.message_serial,  # a new refusal: a new element, its fade timer anew
-            on_click=TableState.clear_message(TableState.message_serial),  # type: ignore[operator]
-            style=message_style(
-                **toast_style(top="3.8em", width="min(92vw, 34em)", z_index="60"),
-                cursor="pointer",
-                background_color="var(--red-3)",
+        KeyDiv.create(
+            rx.callout(
+                T[TableState.message],
+                color_scheme="red",
+                role="alert",
+                id="message",
+                key=TableState.message_serial,  # a new refusal: a new element
+                on_click=clear,
+                style={"cursor": "pointer", "background_color": "var(--red-3)", "padding_right": "2.2em"},
+            ),
+            _close(),
+            on_key_down=on_keys({"Escape": [clear]}),
+            style=toast_style(
+                top="3.8em",
+                width="min(92vw, 34em)",
+                z_index="60",
                 border="1px solid var(--red-7)",
+                border_radius="var(--radius-4)",
             ),
         ),
     )

@@ -9,6 +9,7 @@ import reflex as rx
 from reflex_base.vars import ObjectVar
 
 from pifecacheta.components.cards import card_face
+from pifecacheta.components.focus import HAND_STOP, want_focus
 from pifecacheta.components.reflex_private import client_state_var
 from pifecacheta.components.table.shared import (
     NAME_STYLE,
@@ -39,10 +40,15 @@ PANEL_STYLE: dict[str, str] = {
 }
 
 
-def _meld(meld: ObjectVar[MeldUi]) -> rx.Component:
-    """One meld laid down by the winner (a ``MeldUi`` Var), in small cards."""
+def _meld(meld: ObjectVar[MeldUi], i: Any) -> rx.Component:
+    """The ``i``-th meld laid down by the winner (a ``MeldUi`` Var), in small cards: a group
+    named "Jogo 2" / "Juego 2" for a screen reader."""
     return rx.hstack(  # type: ignore[no-any-return]
-        rx.foreach(meld.cards, lambda c: card_face(c, size="sm")), spacing="1", class_name="meld"
+        rx.foreach(meld.cards, lambda c: card_face(c, size="sm")),
+        spacing="1",
+        class_name="meld",
+        role="group",
+        aria_label=T["round.meld"] + " " + (i + 1).to_string(),
     )
 
 
@@ -129,7 +135,9 @@ def _title() -> rx.Component:
     return rx.heading(  # type: ignore[no-any-return]
         T[UI.round_title_key],
         size="6",
+        as_="h2",  # under the table's own title (h1, pages/table.py)
         id="round-title",
+        tab_index=-1,  # the focus goes here after BATER and when the round ends (components/focus.py)
     )
 
 
@@ -173,7 +181,7 @@ def _result_details(src: Any, main: bool) -> list[rx.Component]:
     """Under the headline: the card taken, the melds and the last discard."""
     return [
         _taken_card(src, main),
-        rx.text(T["round.melds"], size="2"),
+        rx.text(T["round.melds"], size="2", role="heading", aria_level=3),
         rx.flex(rx.foreach(src.result_melds, _meld), wrap="wrap", gap="0.6em", **_ids(main, "melds")),
         rx.cond(
             src.result_has_discard,
@@ -215,7 +223,7 @@ def _lives(src: Any = UI, main: bool = True) -> rx.Component:
     return rx.cond(  # type: ignore[no-any-return]
         src.mode == "cacheta",
         rx.vstack(
-            rx.text(T["round.lives"], weight="bold"),
+            rx.text(T["round.lives"], weight="bold", role="heading", aria_level=3),
             rx.foreach(src.seats, _lives_row),
             spacing="1",
             **_ids(main, "lives"),
@@ -266,6 +274,7 @@ def _next_round() -> rx.Component:
             on_click=[
                 LAST_CLOSED.set_value(UI.round_number),
                 TableState.next_round(UI.version),  # type: ignore[operator]
+                want_focus(HAND_STOP),
             ],
             size="4",
             color_scheme="amber",

@@ -7,7 +7,9 @@ from __future__ import annotations
 import reflex as rx
 from reflex_base.vars import NumberVar, ObjectVar
 
+from pifecacheta.components.table.history import SR_ONLY
 from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, lives_word
+from pifecacheta.components.table.spoken import seat_sentence
 from pifecacheta.state.view_model import SeatUi
 
 
@@ -106,24 +108,33 @@ def fan(seat: ObjectVar[SeatUi]) -> rx.Component:
     )
 
 
+def _unspoken(component: rx.Component) -> rx.Component:
+    """``component`` hidden from screen readers (the seat's sentence says it)."""
+    component.custom_attrs["aria-hidden"] = "true"
+    return component
+
+
 def seat_panel(seat: ObjectVar[SeatUi]) -> rx.Component:
     """Name, card count, lives, NA BOA, dealer marker, FORA of one seat (a ``SeatUi`` Var),
     and the fan of its hand's backs (:func:`fan`)."""
+    # a screen reader hears the seat as one sentence (spoken.py), not its numbers and badges
     return rx.box(  # type: ignore[no-any-return]
-        _name_line(seat),
-        _counts(seat),
-        _badges(seat),
+        rx.el.span(seat_sentence(seat), style=SR_ONLY, class_name="seat-spoken"),
+        *(_unspoken(part(seat)) for part in (_name_line, _counts, _badges)),
         fan(seat),
         class_name="seat",
+        role="group",
+        aria_label=seat.name,
         custom_attrs={"data-seat": seat.seat.to_string(), "data-place": seat.place},
         style={
             "padding": "0.35em 0.6em",
             "border_radius": "0.6em",
             "min_width": "7.5em",
             "max_width": "100%",
-            "background": rx.cond(seat.turn, "rgba(255,215,0,0.28)", "rgba(0,0,0,0.28)"),
+            # a dark gold under the white text of the seat whose turn it is (7:1 or more)
+            "background": rx.cond(seat.turn, "rgba(90,70,0,0.65)", "rgba(0,0,0,0.28)"),
             "border": rx.cond(seat.turn, "2px solid #ffd700", "2px solid transparent"),
-            "opacity": rx.cond(seat.out | seat.left, "0.6", "1"),
+            "opacity": rx.cond(seat.out | seat.left, "0.85", "1"),  # dimmed, text still 4.5:1
         },
     )
 

@@ -11,6 +11,7 @@ from typing import Any
 import reflex as rx
 from reflex_base.vars import ObjectVar
 
+from pifecacheta.components.focus import HAND_STOP, want_focus
 from pifecacheta.components.my_tables import FOCUS_RING
 from pifecacheta.components.table.messages import message_callout
 from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, fill, new_table_link
@@ -165,10 +166,11 @@ def _creator_controls() -> rx.Component:
             rx.hstack(
                 rx.button(
                     T["btn.start"],
-                    on_click=TableState.start,
+                    on_click=[TableState.start, want_focus(HAND_STOP)],
                     disabled=~UI.can_start,
                     size="3",
                     color_scheme="amber",
+                    id="start-button",
                 ),
                 # not offered once the four seats are taken (nothing left to fill)
                 rx.cond(
@@ -204,7 +206,7 @@ def waiting_room() -> rx.Component:
         _sit_form(),
         message_callout(),  # a refused sit (bad name, no seat left) says why here too
         *_invite(),
-        rx.text(T["lobby.seats"], weight="bold"),
+        rx.text(T["lobby.seats"], weight="bold", role="heading", aria_level=2),
         rx.vstack(rx.foreach(UI.seats, lobby_seat), width="100%", spacing="2"),
         _creator_controls(),
         spacing="3",
@@ -237,7 +239,7 @@ def _bot_button(label: Any, on_click: Any, button_id: str, aria_label: Any = Non
     named = {"aria_label": aria_label} if aria_label is not None else {}
     return rx.button(  # type: ignore[no-any-return]
         label,
-        on_click=on_click,
+        on_click=[on_click, want_focus("#start-button")],  # COMEÇAR: the next thing to press
         disabled=~UI.can_add_bots,
         size="3",
         variant="soft",

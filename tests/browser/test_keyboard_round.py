@@ -1,0 +1,163 @@
+"""A whole Cacheta round by keyboard alone, to FIM DA RODADA and PRÓXIMA RODADA (issue 16), and
+where the focus goes after each action (WCAG 2.4.3), with the shortcuts C (COMPRAR) and B
+(BATER) among the keys.
+
+Ana plays in the browser with keys only: Tab / Shift+Tab to reach a control, Enter and Space to
+press it, the arrows in the hand. The page counts every pointer and mouse event it gets; the
+test ends with none. Bruno plays through the app's own service (AppHarness runs the backend in
+this process) by a planned greedy game (``_planner.greedy_game``) in which Ana goes out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import pytest
+from _flows import in_process_service
+from _planner import greedy_game
+from _replay import hand, wait_my_turn
+from playwright.sync_api import Page, expect
+
+from pifecacheta.rules import CACHETA_7, Discard, Draw, GoOut
+
+HAND_STOP = '#hand .hand-card[tabindex="0"]'
+_COUNT_POINTER = """() => { window.pfcPointerEvents = 0;
+  for (const t of ['pointerdown', 'mousedown', 'mouseup', 'dblclick', 'contextmenu', 'wheel'])
+    document.addEventListener(t, () => { window.pfcPointerEvents += 1; }, true); }"""
+
+
+def _service():
+    svc = in_process_service()
+    if svc is None:
+        pytest.skip("the app's service runs in another process")
+    return svc
+
+
+def _plan():
+    """A seed whose greedy two-seat Cacheta round ends with Ana (seat 0) going out on her turn."""
+    for seed in range(1, 400):
+        got = greedy_game(CACHETA_7, 2, seed)
+        if got is None:
+            continue
+        final, log = got
+        res = final.round.result
+        if res is not None and res.winner == 0 and not res.out_of_turn and 8 <= len(log) <= 30:
+            return seed, final, log
+    raise LookupError("no seed found")
+
+
+def tab_to(page: Page, predicate: str, *, back: bool = False, limit: int = 60) -> None:
+    """Press Tab (Shift+Tab when ``back``) until the focused element satisfies ``predicate``
+    (a JavaScript function of the element)."""
+    key = "Shift+Tab" if back else "Tab"
+    for _ in range(limit):
+        page.keyboard.press(key)
+        if page.evaluate(f"({predicate})(document.activeElement)"):
+            return
+    raise AssertionError(f"{key} never reached {predicate}")
+
+
+def _named(text: str) -> str:
+    return f"e => (e.textContent || '').trim() === {json.dumps(text)} && !e.disabled"
+
+
+def _identity(page: Page, name: str):
+    from pifecacheta.service import Identity
+
+    raw = page.evaluate("() => [localStorage.getItem('pc_player'), localStorage.getItem('pc_secret')]")
+    pid, secret = (json.loads(x) if x and x.startswith('"') else x for x in raw)
+    return Identity(player_id=pid, secret=secret, name=name)
+
+
+def _discard_by_keys(page: Page, card) -> None:
+    """Arrow to ``card`` in the hand (the focus is in the hand), Enter selects, Enter discards."""
+    ids = page.locator("#hand .hand-card [data-card]").evaluate_all("els => els.map(e => e.id)")
+    pos = ids.index(f"card-{card}")
+    page.keyboard.press("Home")
+    for _ in range(pos):
+        page.keyboard.press("ArrowRight")
+    box = page.locator(f"#hand-pos-{pos}")
+    expect(box).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(box).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("Enter")
+    expect(page.locator(f'#hand [id="card-{card}"]')).to_have_count(0)
+    expect(hand(page)).to_have_count(9)
+    # the focus stays in the hand, at the same place (or the one before, for the last card)
+    expect(page.locator(f"#hand-pos-{min(pos, 8)}")).to_be_focused()
+
+
+def test_a_cacheta_round_played_by_keyboard_alone_keeps_the_focus(app_harness, new_page, shot):
+    svc = _service()
+    seed, final, log = _plan()
+    os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
+    a = new_page()
+    a.add_init_script(f"({_COUNT_POINTER})()")
+    a.goto(app_harness.frontend_url)
+    expect(a.get_by_role("radio", name=re.compile("^Cacheta, 7"))).to_be_checked()
+    tab_to(a, "e => e.id === 'name-input'")
+    a.keyboard.type("Ana")
+    tab_to(a, _named("CRIAR MESA"))
+    a.keyboard.press("Enter")
+    a.wait_for_url("**/mesa/**")
+    code = a.url.rstrip("/").rsplit("/", 1)[-1]
+    ana = _identity(a, "Ana")
+    bruno = svc.identify(None, None, "Bruno")
+    svc.join(code, bruno)
+    who = {0: ana, 1: bruno}
+    expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
+    tab_to(a, _named("COMEÇAR"))
+    a.keyboard.press("Enter")
+    expect(hand(a)).to_have_count(9)
+    expect(a.locator(HAND_STOP)).to_be_focused()  # COMEÇAR is gone: the focus is in the new hand
+
+    plan = final.round.result.plan
+    # the shortcuts are listed on the page and carried by their buttons
+    expect(a.locator("#shortcuts")).to_contain_text("C compra · L pega do lixo · B bate")
+    for name, key in (("COMPRAR", "C"), ("PEGAR DO LIXO", "L"), ("BATER", "B")):
+        expect(a.get_by_role("button", name=name, exact=True)).to_have_attribute("aria-keyshortcuts", key)
+    draws = 0
+    for n, (seat, action) in enumerate(log):
+        if seat == 1:
+            svc.act(code, who[1], action, expected_version=svc.snapshot(code, who[1]).version)
+            continue
+        if isinstance(action, Draw):
+            wait_my_turn(a)
+            if draws % 3 == 0:  # COMPRAR, reached with Shift+Tab from the hand
+                tab_to(a, _named("COMPRAR"), back=True)
+                a.keyboard.press("Enter")
+            elif draws % 3 == 1:  # Enter on the stock
+                tab_to(a, "e => e.dataset.testid === 'stock'", back=True)
+                a.keyboard.press("Enter")
+            else:  # the shortcut C, in the hand (where the last discard left the focus)
+                expect(a.locator(HAND_STOP)).to_be_focused()
+                a.keyboard.press("c")
+            draws += 1
+            expect(hand(a)).to_have_count(10)
+            # the focus goes to the card just drawn, whichever control drew it
+            expect(a.locator("#hand .hand-card:has(.drawn-mark)")).to_be_focused()
+            if draws == 1:
+                shot(a, "a11y_focus_drawn_card")
+            nxt = log[n + 1][1] if n + 1 < len(log) else None
+            if isinstance(nxt, GoOut):  # BATER by its shortcut B, from the hand
+                expect(a.get_by_role("button", name="BATER", exact=True)).to_have_attribute(
+                    "aria-keyshortcuts", "B"
+                )
+                a.keyboard.press("b")
+                break
+        elif isinstance(action, Discard):
+            _discard_by_keys(a, action.card)
+    title = a.locator("#round-title")
+    expect(title).to_have_text("FIM DA RODADA")
+    expect(title).to_be_focused()  # BATER is gone: the focus is on the round's end
+    shot(a, "a11y_focus_round_title")
+    assert plan is not None
+    tab_to(a, _named("PRÓXIMA RODADA"))
+    a.keyboard.press("Enter")
+    expect(a.locator("#round-title")).to_have_count(0)
+    expect(hand(a)).to_have_count(9)
+    expect(a.locator(HAND_STOP)).to_be_focused()
+    shot(a, "a11y_focus_next_round_hand")
+    assert a.evaluate("window.pfcPointerEvents") == 0
