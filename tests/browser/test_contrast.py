@@ -54,7 +54,7 @@ def test_text_on_the_felt_reaches_aa_and_reduced_motion_stops_the_motion(app_har
     _measure(a, found, "seat on turn: name", ".seat:has(.rt-Badge[data-accent-color=yellow]) .seat-name")
     _measure(a, found, "DESISTIR", "#resign-button")
     _measure(a, found, "Pausa", "#pause-button")
-    _measure(a, found, "POR VALOR", "#sort-toggle")
+    _measure(a, found, "POR VALOR", "#sort-rank")  # the sort not in use: a soft button
     _measure(a, found, "status line", "#status-line")
     found["placeholder: chat"] = round(placeholder_contrast(a.locator("#chat-input")), 2)
 

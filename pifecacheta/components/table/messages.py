@@ -63,6 +63,7 @@ def message_callout() -> rx.Component:
             ),
             _close(),
             on_key_down=on_keys({"Escape": [clear]}),
+            id="message-box",  # assets/table.css floats it over the status line on the table
             style=toast_style(
                 top="3.8em",
                 width="min(92vw, 34em)",
