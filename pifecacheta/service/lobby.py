@@ -18,6 +18,7 @@ from sqlmodel import Session
 
 from ..models import GameTable, Player, Seat, TableStatus
 from ..rules import Rules
+from . import fair_deal
 from .errors import (
     AlreadyStarted,
     BadBot,
@@ -71,6 +72,8 @@ class Lobby:
             assert t.id is not None
             s.add(Seat(table_id=t.id, seat=0, player_id=p.id, name=p.name))
             store.add_log(s, t, 0, {"type": "create"}, seat=0, actor=f"player:{p.id}")
+            if store.verifiable():  # round 1's commitment, shown in the waiting room
+                fair_deal.open_pending(s, t.id, now, 1)
             code = t.code
         store.notify(code)
         return code

@@ -17,6 +17,7 @@ from sqlmodel import col
 from ..models import ChatMessage, Player, TableStatus
 from ..rules import Action, apply
 from .errors import NotSeated, NotStarted, StaleVersion
+from .fair_deal import with_key
 from .identity import hash_secret, verify
 from .match_life import absence_claimable, refuse_early_absence_claim, rematch_offered
 from .store import Store, read_votes, refuse_expired, rules_from_json
@@ -63,6 +64,7 @@ class Play:
                 raise NotSeated("only the table's players can play")
             if ld.table.version != expected_version:
                 raise StaleVersion("the table changed: reload and try again")
+            action = with_key(s, ld.table.id, ld.match, action, store.verifiable(), store.people(ld))
             new = apply(ld.match, mine.seat, action)
             refuse_early_absence_claim(ld, action, store.now())
             version = store.commit_match(s, ld, new, mine.seat, action, f"player:{p.id}")
