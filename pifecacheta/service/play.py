@@ -17,7 +17,7 @@ from sqlmodel import col
 from ..models import ChatMessage, Player, TableStatus
 from ..rules import Action, apply
 from .errors import NotSeated, NotStarted, StaleVersion
-from .fair_deal import with_key
+from .fair_deal import deal_info, with_key
 from .identity import hash_secret, verify
 from .match_life import absence_claimable, refuse_early_absence_claim, rematch_offered
 from .store import Store, read_votes, refuse_expired, rules_from_json
@@ -88,6 +88,7 @@ class Play:
             ld = store.load(s, code)
             t, cached = ld.table, ld.cached
             chat_rows = conn.execute(_LAST_CHAT, {"table_id": t.id}).all()
+            deal = deal_info(conn, t.id, ld.match, store.people(ld))
         rules = rules_from_json(t.rules_json)
         status = TableStatus(t.status)
         creator = next((x.seat for x in ld.seats if x.player_id == t.creator_id), None)
@@ -129,6 +130,7 @@ class Play:
                     absence_claimable=absence_claimable(ld, my_seat, now),
                     rematch_votes=votes,
                     rematch_offered=offered,
+                    deal=deal,
                 )
             )
         return out

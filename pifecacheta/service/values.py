@@ -11,6 +11,8 @@ from datetime import datetime
 
 from ..models import TableStatus
 from ..rules import PlayerView, Rules
+from .fair_deal import NONE as NO_DEAL
+from .fair_deal import DealInfo
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,7 @@ class TableSnapshot:
     ``absence_claimable``: the viewer may press ENCERRAR POR AUSÊNCIA now (seed 000 line 72).
     ``rematch_votes``: the seats that voted for a rematch.
     ``rematch_offered``: the match ended normally and nobody FORA left (seed 000 line 70).
+    ``deal``: the public facts of the verifiable deals (commitments, the seed once revealed).
     """
 
     code: str
@@ -68,3 +71,4 @@ class TableSnapshot:
     absence_claimable: bool
     rematch_votes: frozenset[int]
     rematch_offered: bool
+    deal: DealInfo = NO_DEAL

@@ -155,6 +155,13 @@ class TableUi:
     end_reason_key: str = ""  # match.resigned | match.absence (with outcome_loser)
     no_rematch_key: str = ""  # rematch.none.{resigned,absence,expired,left}: why no REVANCHE
     has_rematch_votes: bool = False  # at least one seat agreed to a rematch
+    # verifiable deals (service/fair_deal.py): commitment of the round in play, its seed once
+    # the round is over, the commitment of the next deal and whether this seat answered it
+    deal_commitment: str = ""
+    deal_seed: str = ""
+    deal_pending: str = ""
+    deal_answered: bool = False
+    deal_answers: int = 0  # seats that answered the next deal's commitment
 
 
 def card_ui(
@@ -241,6 +248,11 @@ def table_ui(snap: TableSnapshot) -> TableUi:
         rematch_offered=snap.rematch_offered,
         rematch_voted=my_seat in snap.rematch_votes,
         chat=[ChatUi(name=c.name, text=c.text, at=utc_iso(c.at)) for c in snap.chat],
+        deal_commitment=snap.deal.commitment,
+        deal_seed=snap.deal.seed,
+        deal_pending=snap.deal.pending,
+        deal_answered=my_seat in snap.deal.pending_from,
+        deal_answers=len(snap.deal.pending_from),
     )
     votes = snap.rematch_votes
     if view is None:  # lobby: show free seats up to four

@@ -1,0 +1,149 @@
+"""Verifiable deals through the service: commit before the deal, the players' contributions in
+it, the seed revealed only once the round is over, a record that checks and fails when forged."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import random
+
+import pytest
+
+from pifecacheta.bots import bot_action
+from pifecacheta.rules import (
+    CACHETA_7,
+    PIFE,
+    Discard,
+    Draw,
+    NextRound,
+    Phase,
+    TakeDiscard,
+    legal_actions,
+    player_view,
+)
+from pifecacheta.rules.verify_round import verify
+from pifecacheta.service import NotSeated, Refusal, TableService
+from pifecacheta.service.round_record import RoundNotAvailable
+
+from .helpers import hidden_match
+
+
+@pytest.fixture
+def fair(monkeypatch: pytest.MonkeyPatch, db_engine, clock) -> TableService:
+    monkeypatch.setenv("PIFECACHETA_FAIR_DEAL", "1")
+    monkeypatch.delenv("PIFECACHETA_FIXED_SEED", raising=False)
+    return TableService(db_engine, clock=clock, bot_delay=0, round_over_delay=0)
+
+
+def _play_round(svc, engine, code, people, rng, *, rebuild: bool = False) -> None:
+    """Carmen's moves for every seat until the round is over; with ``rebuild`` nobody goes out
+    (a plain discard instead) before the stock was rebuilt once."""
+    for _ in range(600):
+        m = hidden_match(engine, code)
+        assert m.round is not None
+        if m.round.phase is not Phase.DRAW and m.round.phase is not Phase.DISCARD:
+            return
+        seat = m.round.turn
+        action = bot_action("Carmen", player_view(m, seat), rng)
+        if rebuild and m.round.rebuilds == 0 and not isinstance(action, Discard | Draw | TakeDiscard):
+            action = next(a for a in legal_actions(m, seat) if isinstance(a, Discard | Draw))
+        svc.act(code, people[seat], action, expected_version=svc.snapshot(code, people[seat]).version)
+    raise AssertionError("the round did not end")
+
+
+def test_a_round_is_committed_contributed_revealed_and_checks(fair: TableService, db_engine, people) -> None:
+    ana, bia, carlos = people[0], people[1], people[2]
+    code = fair.create_table(ana, CACHETA_7)  # no louca: nobody goes out before the rebuild
+    fair.join(code, bia)
+    lobby = fair.snapshot(code, ana).deal
+    assert len(lobby.pending) == 64 and lobby.commitment == "" and lobby.seed == ""
+    va, vb = "ab" * 32, "cd" * 32
+    with pytest.raises(Refusal) as bad:
+        fair.contribute(code, ana, lobby.pending, "not hex")
+    assert bad.value.code == "bad_contribution"
+    with pytest.raises(NotSeated):
+        fair.contribute(code, carlos, lobby.pending, va)  # not seated: no say in the deal
+    assert fair.contribute(code, ana, lobby.pending, va)
+    assert not fair.contribute(code, ana, lobby.pending, vb)  # one value per player: the first
+    assert not fair.contribute(code, bia, "0" * 64, vb)  # not the waiting commitment
+    assert fair.contribute(code, bia, lobby.pending, vb)
+    assert fair.snapshot(code, ana).deal.pending_from == frozenset({0, 1})
+    fair.start(code, ana)
+    m = hidden_match(db_engine, code)
+    assert m.key is not None and m.key.commitment == lobby.pending
+    assert m.key.contributions == ((0, bytes.fromhex(va)), (1, bytes.fromhex(vb)))
+    seed_hex = m.key.seed.hex()
+    playing = fair.snapshot(code, bia)
+    assert playing.deal.commitment == lobby.pending and playing.deal.seed == "" and playing.deal.pending == ""
+    assert seed_hex not in repr(playing)
+    with pytest.raises(RoundNotAvailable):
+        fair.round_record(code, ana, 1)  # not over: the seed is still secret
+    _play_round(fair, db_engine, code, people, random.Random(4), rebuild=True)
+    over = fair.snapshot(code, carlos)  # even a spectator sees the revealed seed
+    assert over.deal.seed == seed_hex and hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest() == lobby.pending
+    assert over.deal.pending and over.deal.pending != lobby.pending  # the next deal's, fresh
+    with pytest.raises(NotSeated):
+        fair.round_record(code, carlos, 1)  # the record holds every hand: the table's people only
+    record = json.loads(json.dumps(fair.round_record(code, bia, 1)))
+    assert record["played"]["rebuilds"], "the round was meant to rebuild the stock"
+    checks = verify(record)
+    assert all(ok for _, ok, _ in checks), checks
+    assert {"commitment", "deal", "rebuild 1", "result", "actions"} <= {n for n, _, _ in checks}
+    assert fair.round_checks(code, ana, 1) == checks
+    assert fair.record_rounds(code, ana) == [1]
+
+
+def _forged(record, fn):
+    r = copy.deepcopy(record)
+    fn(r)
+    return [n for n, ok, _ in verify(r) if not ok]
+
+
+def test_a_forged_record_fails(fair: TableService, db_engine, people) -> None:
+    ana, bia = people[0], people[1]
+    code = fair.create_table(ana, CACHETA_7)
+    fair.join(code, bia)
+    fair.start(code, ana)
+    _play_round(fair, db_engine, code, people, random.Random(9))
+    record = fair.round_record(code, ana, 1)
+    assert all(ok for _, ok, _ in verify(record))
+
+    def seed_byte(r):
+        raw = bytearray.fromhex(r["deal"]["seed"])
+        raw[5] ^= 1
+        r["deal"]["seed"] = raw.hex()
+
+    assert {"commitment", "deal"} <= set(_forged(record, seed_byte))
+    discards = [i for i, a in enumerate(record["actions"]) if a["action"]["type"] == "discard"]
+    held = {c for h in record["played"]["hands"] for c in h}
+    not_held = next(c for c in record["played"]["stock"] if c not in held)
+
+    def one_action(r):
+        r["actions"][discards[0]]["action"]["card"] = not_held
+
+    assert _forged(record, one_action) == ["actions"]
+
+    def contribution(r):
+        r["deal"]["contributions"] = [{"seat": 0, "value": "00" * 32}]
+
+    assert "deal" in _forged(record, contribution)
+    # the next round is dealt from its own fresh seed, unrelated to the revealed one
+    snap = fair.snapshot(code, ana)
+    fair.act(code, ana, NextRound(), expected_version=snap.version)
+    m2 = hidden_match(db_engine, code)
+    assert m2.key is not None and m2.key.commitment == snap.deal.pending
+    assert m2.key.seed.hex() != record["deal"]["seed"]
+
+
+def test_integer_seeded_services_and_old_tables_stay_as_they_were(
+    svc: TableService, db_engine, people
+) -> None:
+    ana, bia = people[0], people[1]
+    code = svc.create_table(ana, PIFE)
+    svc.join(code, bia)
+    assert svc.snapshot(code, ana).deal.pending == ""
+    svc.start(code, ana)
+    m = hidden_match(db_engine, code)
+    assert m.key is None and m.seed == 12345  # dealt as the tests plan it
+    assert svc.snapshot(code, ana).deal.commitment == ""
