@@ -18,6 +18,7 @@ from pifecacheta.components.table.dialogs import extras
 from pifecacheta.components.table.hand import hand
 from pifecacheta.components.table.history import history_button, history_live, history_side
 from pifecacheta.components.table.messages import HIDE_KEYFRAMES, message_callout
+from pifecacheta.components.table.replay import replay_dialog
 from pifecacheta.components.table.round_over import round_over_panel
 from pifecacheta.components.table.seats import seats
 from pifecacheta.components.table.shared import UI, T, fill, new_table_link
@@ -113,6 +114,7 @@ def table_page() -> rx.Component:
         rx.el.style(HIDE_KEYFRAMES),
         turn_signal(),  # the tab title, favicon, chime and notification on the viewer's turn
         access_watch(),  # a seat lost to a key replaced elsewhere: say so (/acesso)
+        replay_dialog(),  # REVER A RODADA, opened from FIM DA RODADA and the past rounds
         rx.cond(
             UI.found,
             rx.match(

@@ -19,7 +19,7 @@ The life of one round's seed (construction ``pifecacheta-deal-1``, rules/verify_
 Which deals are verifiable: all of them in production. A service built with a ``seed_source``
 (unit tests) or run with ``PIFECACHETA_FIXED_SEED`` (browser tests that plan a deal from an
 integer) deals from the integer seed as before, unless ``PIFECACHETA_FAIR_DEAL=1``; with both,
-the round seeds come from :func:`test_round_seed` so such a test can plan a verifiable deal.
+the round seeds come from :func:`seed_for_tests` so such a test can plan a verifiable deal.
 Tables stored before this existed have no key: their current round stays integer-seeded and
 shows no commitment; their next round gets a fresh key (with no contributions, as nobody saw a
 commitment for it).
@@ -77,7 +77,7 @@ def fair_from_env() -> bool:
     return os.environ.get("PIFECACHETA_FAIR_DEAL", "") == "1"
 
 
-def test_round_seed(fixed: int, n: int) -> bytes:
+def seed_for_tests(fixed: int, n: int) -> bytes:
     """Tests only: the seed committed for round ``n`` under ``PIFECACHETA_FIXED_SEED`` = ``fixed``
     and ``PIFECACHETA_FAIR_DEAL=1``: SHA-256 of ``b"pifecacheta-test-seed:<fixed>:<n>"``."""
     return hashlib.sha256(f"pifecacheta-test-seed:{fixed}:{n}".encode()).digest()
@@ -91,10 +91,10 @@ def verifiable(seed_source_given: bool) -> bool:
 
 
 def _new_seed(hint: int) -> bytes:
-    """A fresh secret round seed (32 bytes); under a fixed seed (tests), :func:`test_round_seed`
+    """A fresh secret round seed (32 bytes); under a fixed seed (tests), :func:`seed_for_tests`
     of the round number ``hint`` the deal is expected to have."""
     fixed = fixed_seed_from_env()
-    return secrets.token_bytes(32) if fixed is None else test_round_seed(fixed, hint)
+    return secrets.token_bytes(32) if fixed is None else seed_for_tests(fixed, hint)
 
 
 def open_pending(s: Session, table_id: int, now: datetime, round_number: int) -> None:

@@ -14,6 +14,7 @@ from reflex_base.vars import ObjectVar
 from pifecacheta.components.my_tables import FOCUS_RING
 from pifecacheta.components.table.messages import message_callout
 from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, fill, new_table_link
+from pifecacheta.components.table.verify import deal_panel
 from pifecacheta.components.table_rules import table_rules
 from pifecacheta.state.table import TableState
 from pifecacheta.state.view_model import SeatUi
@@ -206,6 +207,7 @@ def waiting_room() -> rx.Component:
         _sit_form(),
         message_callout(),  # a refused sit (bad name, no seat left) says why here too
         _creator_controls(),
+        deal_panel(),  # the commitment of round 1 and this seat's contribution
         spacing="3",
         style=ROOM_STYLE,
     )
