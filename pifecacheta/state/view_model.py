@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from pifecacheta.rules.cards import Card, Face, sort_by_rank, sort_by_suit
 from pifecacheta.service import MAX_SEATS, TableSnapshot
+from pifecacheta.service.fair_deal import NONE as NO_DEAL
 
 SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
@@ -161,7 +162,6 @@ class TableUi:
     deal_seed: str = ""
     deal_pending: str = ""
     deal_answered: bool = False
-    deal_answers: int = 0  # seats that answered the next deal's commitment
 
 
 def card_ui(
@@ -234,6 +234,7 @@ def table_ui(snap: TableSnapshot) -> TableUi:
     view = snap.view
     my_seat = snap.my_seat if snap.my_seat is not None else -1
     infos = {s.seat: s for s in snap.seats}
+    deal = getattr(snap, "deal", NO_DEAL)  # a snapshot-like value without it: no verifiable deal
     ui = TableUi(
         found=True,
         code=snap.code,
@@ -248,11 +249,10 @@ def table_ui(snap: TableSnapshot) -> TableUi:
         rematch_offered=snap.rematch_offered,
         rematch_voted=my_seat in snap.rematch_votes,
         chat=[ChatUi(name=c.name, text=c.text, at=utc_iso(c.at)) for c in snap.chat],
-        deal_commitment=snap.deal.commitment,
-        deal_seed=snap.deal.seed,
-        deal_pending=snap.deal.pending,
-        deal_answered=my_seat in snap.deal.pending_from,
-        deal_answers=len(snap.deal.pending_from),
+        deal_commitment=deal.commitment,
+        deal_seed=deal.seed,
+        deal_pending=deal.pending,
+        deal_answered=my_seat in deal.pending_from,
     )
     votes = snap.rematch_votes
     if view is None:  # lobby: show free seats up to four

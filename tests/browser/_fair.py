@@ -51,4 +51,4 @@ def carrying(frames: list[str], seed: bytes) -> list[int]:
 def shot(page, name: str) -> None:
     """``<SHOTS>/<name>.png``, what the screen shows (a dialog is over the viewport)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    page.screenshot(path=str(SHOTS / f"{name}.png"), animations="disabled")

@@ -321,6 +321,17 @@ def test_no_frame_carries_a_secret(app_harness, new_page) -> None:
     expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
     expect(b.locator("#round-title")).to_have_text("FIN DE LA RONDA")
     expect(s.locator("#round-title")).to_have_text("FIM DA RODADA")
+    # each player opens REVER A RODADA and VERIFICAR: every step of the replay and the checks
+    # reach the browser, and are scanned with the rest (nothing of the other hand may be there)
+    for p, first in ((a, "Passo 1 de "), (b, "Paso 1 de ")):
+        p.locator("#replay-button").click()
+        expect(p.locator("#replay-position")).to_contain_text(first)
+        p.locator("#replay-last").click()
+        expect(p.locator("#replay-melds")).to_be_visible()
+        p.locator("#replay-close").click()
+        p.locator("#verify-button").click()
+        expect(p.locator("#verify-own")).to_be_visible()
+        p.locator("#verify-close").click()
     # let any trailing delta arrive before the frames are read: until no page got a frame for
     # 0.5 s (one fixed 0.5 s sleep could end before a late delta on a loaded machine, and the
     # scan would then pass without having seen it)

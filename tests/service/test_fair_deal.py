@@ -147,3 +147,42 @@ def test_integer_seeded_services_and_old_tables_stay_as_they_were(
     m = hidden_match(db_engine, code)
     assert m.key is None and m.seed == 12345  # dealt as the tests plan it
     assert svc.snapshot(code, ana).deal.commitment == ""
+
+
+def test_a_table_dealt_before_verifiable_deals_gets_a_key_at_its_next_round(
+    monkeypatch: pytest.MonkeyPatch, db_engine, clock, people
+) -> None:
+    old = TableService(db_engine, clock=clock, seed_source=lambda: 777, bot_delay=0, round_over_delay=0)
+    ana, bia = people[0], people[1]
+    code = old.create_table(ana, CACHETA_7)
+    old.join(code, bia)
+    old.start(code, ana)  # stored as an old table is: integer-seeded round, no pending deal
+    assert hidden_match(db_engine, code).key is None
+    monkeypatch.setenv("PIFECACHETA_FAIR_DEAL", "1")  # the new code takes over the same database
+    new = TableService(db_engine, clock=clock, bot_delay=0, round_over_delay=0)
+    assert new.snapshot(code, ana).deal.commitment == ""  # nothing to show for the old round
+    _play_round(new, db_engine, code, people, random.Random(2))
+    over = new.snapshot(code, ana)
+    assert over.deal.seed == "" and len(over.deal.pending) == 64  # committed to the next round
+    with pytest.raises(RoundNotAvailable):
+        new.round_record(code, ana, 1)  # no record of an integer-seeded round
+    assert len(new.round_steps(code, ana, 1)) > 1  # its replay works all the same
+    new.act(code, ana, NextRound(), expected_version=over.version)
+    m = hidden_match(db_engine, code)
+    assert m.round_number == 2 and m.key is not None and m.key.commitment == over.deal.pending
+
+
+def test_an_out_of_turn_go_out_checks_too(fair: TableService, db_engine, people) -> None:
+    """Pife's louca: the winner went out with the card just discarded (seed 000 line 60)."""
+    ana, bia = people[0], people[1]
+    for n in range(12):
+        code = fair.create_table(ana, PIFE)
+        fair.join(code, bia)
+        fair.start(code, ana)
+        _play_round(fair, db_engine, code, people, random.Random(n))
+        record = fair.round_record(code, ana, 1)
+        if record["played"]["result"]["out_of_turn"]:
+            checks = verify(record)
+            assert all(ok for _, ok, _ in checks), checks
+            return
+    pytest.skip("no out-of-turn go-out in 12 rounds")

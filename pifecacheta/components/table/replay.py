@@ -167,6 +167,7 @@ def replay_dialog() -> rx.Component:
                 rx.button(T["verify.close"], variant="soft", id="replay-close", margin_top="1em")
             ),
             id="replay-dialog",
+            style={"background": "var(--color-panel-solid)"},  # no table showing through
             max_width="40em",
         ),
         open=ReplayState.replay_open,

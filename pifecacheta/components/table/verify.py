@@ -168,6 +168,7 @@ def verify_dialog() -> rx.Component:
                 rx.button(T["verify.close"], variant="soft", id="verify-close", margin_top="1em")
             ),
             id="verify-dialog",
+            style={"background": "var(--color-panel-solid)"},  # no table showing through
             max_width="36em",
         ),
         open=FairDealState.verify_open,
