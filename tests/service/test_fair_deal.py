@@ -186,3 +186,34 @@ def test_an_out_of_turn_go_out_checks_too(fair: TableService, db_engine, people)
             assert all(ok for _, ok, _ in checks), checks
             return
     pytest.skip("no out-of-turn go-out in 12 rounds")
+
+
+def test_the_stand_alone_script_passes_a_record_and_fails_a_forged_one(
+    fair: TableService, db_engine, people, tmp_path
+) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "verify_round.py"
+    ana, bia = people[0], people[1]
+    code = fair.create_table(ana, CACHETA_7)
+    fair.join(code, bia)
+    fair.start(code, ana)
+    _play_round(fair, db_engine, code, people, random.Random(5))
+    record = fair.round_record(code, bia, 1)
+
+    def run(r) -> subprocess.CompletedProcess[str]:
+        path = tmp_path / "record.json"
+        path.write_text(json.dumps(r), encoding="utf-8")
+        return subprocess.run(
+            [sys.executable, str(script), str(path)], capture_output=True, text=True, timeout=60
+        )
+
+    good = run(record)
+    assert good.returncode == 0 and "OK   deal" in good.stdout, good.stdout + good.stderr
+    forged = copy.deepcopy(record)
+    draws = [a for a in forged["actions"] if a["action"]["type"] == "draw"]
+    draws[1]["action"] = {"type": "take_discard"}  # one action changed: another card in the hand
+    bad = run(forged)
+    assert bad.returncode == 1 and "FAIL" in bad.stdout, bad.stdout
