@@ -116,20 +116,29 @@ def open_pending(s: Session, table_id: int, now: datetime, round_number: int) ->
     )
 
 
-def take_key(s: Session, table_id: int, round_number: int, seats: Mapping[str, int]) -> RoundKey:
+def take_key(
+    s: Session, table_id: int, round_number: int, seats: Mapping[str, int], *, consume: bool = True
+) -> RoundKey:
     """The key of the deal being made now: the waiting seed with the contributions of the
-    people seated now (``seats``: player id -> seat), and the row deleted; a fresh seed without
-    contributions when none waits (a table from before verifiable deals)."""
+    people seated now (``seats``: player id -> seat); a fresh seed without contributions when
+    none waits (a table from before verifiable deals). ``consume``: delete the waiting row now
+    (else :func:`consume` does, when the deal is saved)."""
     conn = s.connection()
     row = conn.execute(_PENDING_OF, {"table_id": table_id}).first()
     if row is None:
         return RoundKey(_new_seed(round_number))
-    conn.execute(sa.delete(_PENDING_TABLE).where(_PENDING.id == row.id))
+    if consume:
+        conn.execute(sa.delete(_PENDING_TABLE).where(_PENDING.id == row.id))
     values = json.loads(row.contributions_json)
     return RoundKey(
         bytes.fromhex(row.seed_hex),
         tuple(sorted((seats[p], bytes.fromhex(v)) for p, v in values.items() if p in seats)),
     )
+
+
+def consume(s: Session, table_id: int) -> None:
+    """Delete the table's waiting deal: its key was just dealt (a saved PRÓXIMA RODADA)."""
+    s.connection().execute(sa.delete(_PENDING_TABLE).where(_PENDING.table_id == table_id))
 
 
 def contribute(s: Session, table_id: int, player_id: str, commitment: str, value: str) -> bool:
@@ -160,13 +169,15 @@ def with_key(
     s: Session, table_id: int, match: Match, action: Action, enabled: bool, seats: Mapping[str, int]
 ) -> Action:
     """``action`` as the service applies it: a PRÓXIMA RODADA that deals a round carries the
-    waiting key (:func:`take_key`); anything else, or integer-seeded service, as it is."""
+    waiting key (:func:`take_key`; the row goes when the deal is saved, ``Store.commit_match``,
+    so a refused or unsaved one leaves it waiting); anything else, or integer-seeded service,
+    as it is."""
     if not enabled or not isinstance(action, NextRound) or match.outcome is not None:
         return action
     r = match.round
     if r is None or r.phase is not Phase.ROUND_OVER:
         return action  # refused by the engine anyway: the waiting seed stays
-    return NextRound(take_key(s, table_id, match.round_number + 1, seats))
+    return NextRound(take_key(s, table_id, match.round_number + 1, seats, consume=False))
 
 
 def round_ended(old: Match, new: Match) -> bool:

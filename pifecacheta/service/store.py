@@ -29,7 +29,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from ..models import ActionLog, GameTable, Seat, TableStatus
-from ..rules import Action, LeaveTable, Match, Mode, Phase, Rules, new_match
+from ..rules import Action, LeaveTable, Match, Mode, NextRound, Phase, Rules, new_match
 from ..settings import fixed_seed_from_env
 from . import fair_deal
 from .cache import DEFAULT_TABLES, CachedMatch, Committed, LastCommits, MatchCache
@@ -437,7 +437,8 @@ class Store:
         * ``turn_started_at`` now when the turn passed or the seat to play moved (48 h absence);
         * status ``finished`` and no rematch votes when the match just ended;
         * the seat marked ``left`` for a ``LeaveTable``;
-        * the next deal committed (fair_deal.open_pending) when the round just ended.
+        * the waiting deal spent by a keyed NextRound, the next one committed
+          (fair_deal.open_pending) when the round just ended.
 
         Returns the new table version; raises StaleVersion.
         """
@@ -458,6 +459,8 @@ class Store:
             s.execute(
                 sa.update(Seat).where(col(Seat.table_id) == t.id, col(Seat.seat) == seat).values(left=True)
             )
+        if isinstance(action, NextRound) and action.key is not None:
+            fair_deal.consume(s, t.id)  # its key is the new round's: the commitment is spent
         if fair_deal.round_ended(old, new) and self.verifiable():
             fair_deal.open_pending(s, t.id, now, new.round_number + 1)
         expected = t.version if expected_version is None else expected_version

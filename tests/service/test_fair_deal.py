@@ -9,8 +9,10 @@ import json
 import random
 
 import pytest
+from sqlmodel import Session, select
 
 from pifecacheta.bots import bot_action
+from pifecacheta.models import GameTable, PendingDeal
 from pifecacheta.rules import (
     CACHETA_7,
     PIFE,
@@ -170,6 +172,10 @@ def test_a_table_dealt_before_verifiable_deals_gets_a_key_at_its_next_round(
     new.act(code, ana, NextRound(), expected_version=over.version)
     m = hidden_match(db_engine, code)
     assert m.round_number == 2 and m.key is not None and m.key.commitment == over.deal.pending
+    assert new.snapshot(code, ana).deal.commitment == over.deal.pending
+    with Session(db_engine) as s:  # the waiting deal was spent by the deal, none waits in play
+        t = s.exec(select(GameTable).where(GameTable.code == code)).one()
+        assert s.exec(select(PendingDeal).where(PendingDeal.table_id == t.id)).all() == []
 
 
 def test_an_out_of_turn_go_out_checks_too(fair: TableService, db_engine, people) -> None:
