@@ -24,6 +24,7 @@ import asyncio
 import dataclasses
 import datetime
 import logging
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import reflex as rx
@@ -41,6 +42,9 @@ REREAD_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds before each re-read after a
 _failed_rereads: dict[str, int] = {}  # client token -> re-reads in a row that failed again
 _rereads_pending: dict[str, asyncio.Task[None]] = {}  # client token -> its scheduled re-read
 _stale_views: set[str] = set()  # client tokens whose cached ui/history must be read again
+# client token -> (the table state it was evaluated for, its history evaluation), newest last
+_histories: OrderedDict[str, tuple[tuple[Any, ...], asyncio.Future[tuple[HistoryUi, bool]]]] = OrderedDict()
+KEPT_HISTORIES = 4096  # tabs
 
 # What the cached ``ui`` and ``history`` depend on: the table, the change count the tab heard,
 # the viewer (id and secret), and the tab's re-read counter (``TableView._reread_view``).
@@ -138,8 +142,9 @@ class TableView(rx.State, mixin=True):
     async def past_rounds(self) -> list[RoundUi]:
         """The results of the match's rounds that ended with a go-out, newest first.
 
-        ``cache=False``: evaluated for every delta of the tab (a memory read: the history
-        ``history`` read for this version) and sent only when it changed, at a round's end.
+        ``cache=False``: evaluated for every delta of the tab (a memory read: the evaluation
+        ``history`` made for this table state, :meth:`_history`) and sent only when it
+        changed, at a round's end.
         It also keeps this state in every delta of the tab, so that :meth:`get_delta` sees a
         re-read asked for by :func:`schedule_reread`."""
         return (await self._history()).rounds
@@ -161,18 +166,42 @@ class TableView(rx.State, mixin=True):
         return super().get_delta()
 
     async def _history(self) -> HistoryUi:
+        """This viewer's full history, evaluated once per tab and table state for both
+        ``history`` and ``past_rounds`` (:data:`_histories`; a failed read is not kept)."""
+        token = live.tab_of(self).token
+        key = (self.table_code, self.table_version, self._view_serial, self.me, self._secret)
+        loop = asyncio.get_running_loop()
+        kept = _histories.get(token) if token else None
+        if kept is not None and kept[0] == key:
+            if kept[1].done() and not kept[1].cancelled() and kept[1].exception() is None:
+                return kept[1].result()[0]
+            if kept[1].get_loop() is loop:
+                return (await asyncio.shield(kept[1]))[0]
+        task = asyncio.ensure_future(self._read_history())
+        if token:
+            _histories[token] = (key, task)
+            _histories.move_to_end(token)
+            while len(_histories) > KEPT_HISTORIES:
+                _histories.popitem(last=False)
+        found, ok = await asyncio.shield(task)
+        if not ok and token and _histories.get(token, (None, None))[1] is task:
+            del _histories[token]  # the next evaluation reads again
+        return found
+
+    async def _read_history(self) -> tuple[HistoryUi, bool]:
+        """The history and whether it was read (False: the fallback of a failed read)."""
         if not self.table_code or not self.me:
-            return HistoryUi()
+            return HistoryUi(), True
         try:
             snap = await self._snapshot()
             if snap.view is None:  # the lobby: nothing happened yet
-                return HistoryUi()
-            return await history_for(get_service(), snap)
+                return HistoryUi(), True
+            return await history_for(get_service(), snap), True
         except Exception as exc:  # noqa: BLE001 - the page keeps the last history (ui reports errors)
             if is_refusal(exc):  # no such table (an old link): ``ui`` says so, nothing to log
-                return HistoryUi()
+                return HistoryUi(), True
             log.warning("table %s: history read failed", self.table_code, exc_info=True)
-            return last_kept(self.table_code) or HistoryUi()
+            return last_kept(self.table_code) or HistoryUi(), False
 
     def _view_after_failure(self, exc: Exception, who: Any) -> TableUi:
         """What ``ui`` shows when this viewer's snapshot could not be read (``exc``).

@@ -142,3 +142,22 @@ def test_past_rounds_is_sent_only_when_it_changed(table):
     first = _delta(tab, lambda s: setattr(s, "table_version", 2))
     assert first[ROUNDS_KEY] == []
     assert ROUNDS_KEY not in _delta(tab, lambda s: setattr(s, "table_version", 3))
+
+
+def test_history_and_past_rounds_share_one_evaluation(table, monkeypatch):
+    svc, counting, code, bruno, tab = table
+    asked: list[int] = []
+    real = table_view.history_for
+
+    async def counted(service: Any, snap: Any) -> Any:
+        asked.append(snap.version)
+        return await real(service, snap)
+
+    monkeypatch.setattr(table_view, "history_for", counted)
+    first = _delta(tab, lambda s: setattr(s, "table_version", 2))
+    assert HISTORY_KEY in first and ROUNDS_KEY in first and len(asked) == 1  # one for both vars
+    _delta(tab, lambda s: setattr(s, "dragging", "7h"))  # past_rounds again: the same evaluation
+    assert len(asked) == 1
+    svc.act(code, bruno, Draw(), expected_version=first[UI_KEY].version)
+    after = _delta(tab, lambda s: setattr(s, "table_version", 3))
+    assert HISTORY_KEY in after and len(asked) == 2
