@@ -20,6 +20,7 @@ Tie-break among equally good plans (deterministic, the same in :mod:`.brute`):
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -420,22 +421,19 @@ def _completing_faces(
 
 @lru_cache(maxsize=MEMO_SIZE)
 def _one_away(hand9: Sequence[Card], wilds: frozenset[Face], plain: frozenset[Card], rules: Rules) -> bool:
-    """:func:`is_one_away` on hashable arguments, remembered: stops at the first face found."""
     return next(iter(_each_completing_face(hand9, wilds, plain, False, rules)), None) is not None
 
 
 def _each_completing_face(
     hand9: Sequence[Card], wilds: frozenset[Face], plain: frozenset[Card], from_discard: bool, rules: Rules
 ) -> Iterator[Face]:
-    """The faces of :func:`completing_faces`, one by one (each once; the usable wild faces
-    first when drawn from the stock, as they complete most hands)."""
+    """The faces of :func:`completing_faces` one by one, wilds first (:func:`_one_away` stops at one)."""
     ws = effective_wilds(wilds, rules)
     cards9 = list(hand9)
     if len(set(cards9)) != len(cards9):
         raise RulesError("the same physical card appears twice in the hand")
     n = len(cards9)
-    ranks = [c.rank for c in cards9]
-    suits = [c.suit.index for c in cards9]
+    ranks, suits = [c.rank for c in cards9], [c.suit.index for c in cards9]
     usable = [c.face in ws and c not in plain for c in cards9]
     wild_bits = [1 << i for i in range(n) if usable[i]]
     by_rank: dict[int, list[int]] = {}
@@ -449,15 +447,11 @@ def _each_completing_face(
     for m in _generate(by_rank, by_suit, suits, wild_bits, rules, 0):
         coverable.update([c | m for c in coverable if not c & m])
     full9 = (1 << n) - 1
-    held: dict[Face, int] = {}
-    for c in cards9:
-        held[c.face] = held.get(c.face, 0) + 1
-    faces = [f for f in ALL_FACES if held.get(f, 0) < 2]
+    held = Counter(c.face for c in cards9)
+    faces = sorted((f for f in ALL_FACES if held[f] < 2), key=lambda f: f not in ws)  # wilds first
     if not from_discard and full9 in coverable:
         yield from faces
         return
-    if not from_discard:
-        faces.sort(key=lambda f: f not in ws)  # stable: the wild faces first, then the others
     spare: dict[int, int] = {}
     for part in coverable:
         for i in range(n):
