@@ -12,6 +12,9 @@ Plays ``--tables`` tables in one process on a simulated clock (``--tick`` 0.25 s
   table's ``pending_bot_delay``, then ``bot_step`` for those due);
 * after every committed change (each ``on_change``), one ``snapshots(code, viewers)`` read, as
   the live updates do; viewers = each person's identity + 1 spectator (a bot has no tab);
+* ``--history``: after each of those reads, every viewer's history panel
+  (``state/history_ui.history_for`` of each snapshot, all at once on one event loop, as the
+  tabs' ``history`` vars ask right after a change), charged to ``history``;
 * each table stops after ``--moves`` committed actions or at the end of its match.
 
 Prints, per scenario: moves, CPU ms per move (``time.process_time``, all threads) for the whole
@@ -31,6 +34,7 @@ this script with ``--root PATH``) first, then here, and prints both and the rati
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import random
@@ -46,8 +50,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-CATEGORIES = ("act", "snapshots", "bot step", "bot scheduling", "people", "other")
-SERVICE = ("act", "snapshots", "bot step", "bot scheduling")
+CATEGORIES = ("act", "snapshots", "history", "bot step", "bot scheduling", "people", "other")
+SERVICE = ("act", "snapshots", "history", "bot step", "bot scheduling")
 
 
 class FakeClock:
@@ -157,9 +161,23 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             timer.wrap(scheduler, name, "bot scheduling")
         scheduler.scan()
 
+    loop = asyncio.new_event_loop() if args.history else None
+
+    def histories(snaps: list[Any]) -> None:
+        from pifecacheta.state import history_ui
+
+        async def every_tab() -> None:
+            await asyncio.gather(*(history_ui.history_for(svc, s) for s in snaps if s.view is not None))
+
+        assert loop is not None
+        with timer("history"):
+            loop.run_until_complete(every_tab())
+
     def read(code: str) -> None:
         t = tables[code]
         t["snaps"] = svc.snapshots(code, [*t["people"], None])
+        if loop is not None:
+            histories(t["snaps"])
         for seat_i, snap in enumerate(t["snaps"][:-1]):
             v = snap.view
             mine = v is not None and (
@@ -218,6 +236,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     wall = time.perf_counter() - wall0
     if scheduler is not None:
         scheduler.detach()
+    if loop is not None:
+        loop.close()
     engine.dispose()
     moves = sum(t["moves"] for t in tables.values())
     service = sum(timer.seconds[c] for c in SERVICE)
@@ -280,6 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--think", type=float, nargs=2, default=(1.0, 2.0), help="people's think time, s")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--poll", action="store_true", help="drive bots by drive_once every tick")
+    p.add_argument("--history", action="store_true", help="also each viewer's history panel per change")
     p.add_argument("--compare", metavar="PATH", help="another checkout to run first, back to back")
     p.add_argument("--root", help=argparse.SUPPRESS)
     p.add_argument("--json", action="store_true", help="print the results as JSON only")

@@ -147,3 +147,23 @@ class ChatMessage(SQLModel, table=True):
     name: str = Field(max_length=24)
     text: str = Field(max_length=200)
     at: datetime
+
+
+class PendingDeal(SQLModel, table=True):
+    """The secret seed of a table's next deal, committed before it (service/fair_deal.py).
+
+    One row per table at most: made when the table is created and when a round ends, taken
+    (deleted) by the deal, whose key then lives in the hidden match and the action log.
+    ``seed_hex``: 32 bytes, secret until the round it deals is over; ``commitment``: SHA-256
+    of it (public); ``contributions_json``: ``{"<seat>": "<64 hex>"}``, the seated people's
+    browsers' values received so far.
+    """
+
+    __tablename__ = "pending_deal"
+
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = Field(foreign_key="game_table.id", sa_column_kwargs={"unique": True}, index=True)
+    seed_hex: str = Field(max_length=64)
+    commitment: str = Field(max_length=64)
+    contributions_json: str = Field(default="{}", sa_type=sa.Text)
+    created_at: datetime

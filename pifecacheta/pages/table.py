@@ -22,6 +22,7 @@ from pifecacheta.components.table.hand import hand
 from pifecacheta.components.table.hints import hints_panel
 from pifecacheta.components.table.history import history_button, history_live, history_side
 from pifecacheta.components.table.messages import message_callout
+from pifecacheta.components.table.replay import replay_dialog
 from pifecacheta.components.table.round_over import round_over_panel
 from pifecacheta.components.table.seats import seats
 from pifecacheta.components.table.shared import UI, T, fill, new_table_link
@@ -159,6 +160,7 @@ def table_page() -> rx.Component:
         rx.el.span(
             id="pc-answered", hidden=True, data_version=UI.version, data_serial=TableState.message_serial
         ),
+        replay_dialog(),  # REVER A RODADA, opened from FIM DA RODADA and the past rounds
         rx.cond(
             UI.found,
             rx.match(

@@ -38,6 +38,7 @@ from .config import CACHETA_7, CACHETA_10, PIFE, Mode, Rules
 from .errors import IllegalActionError, NotationError, NotYourTurnError, RulesError, WrongPhaseError
 from .match import *  # noqa: F403
 from .melds import *  # noqa: F403
+from .shuffle import RoundKey
 from .solver import *  # noqa: F403
 from .views import *  # noqa: F403
 
@@ -71,6 +72,8 @@ __all__ = [
     "NotYourTurnError",
     "RulesError",
     "WrongPhaseError",
+    # shuffle
+    "RoundKey",
 ]
 # every public name of the other modules, as each declares it in its own __all__
 __all__ += melds.__all__

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .cards import Card
-from .errors import IllegalActionError, NotationError
+from .errors import IllegalActionError, NotationError, RulesError
+from .shuffle import RoundKey
 
 __all__ = [
     "Action",
@@ -103,9 +104,19 @@ class AnnounceOneAway(Action):
 
 @dataclass(frozen=True)
 class NextRound(Action):
-    """PRÓXIMA RODADA (seed 000 line 68): any seat of the match, even FORA, at ROUND_OVER."""
+    """PRÓXIMA RODADA (seed 000 line 68): any seat of the match, even FORA, at ROUND_OVER.
+
+    ``key``: the verifiable source of the round it deals (the service sets it; None deals from
+    the match's integer seed, see shuffle.py). Logged with the action, so a replay of the log
+    deals the same round.
+    """
 
     type: ClassVar[str] = "next_round"
+    key: RoundKey | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"type": "next_round"}``, plus ``"key"`` when it has one."""
+        return {"type": self.type} if self.key is None else {"type": self.type, "key": self.key.to_dict()}
 
 
 @dataclass(frozen=True)
@@ -163,6 +174,8 @@ def action_from_dict(d: Any) -> Action:
         raise IllegalActionError("bad_action", f"an action is a dict, not {type(d).__name__}")
     kind = d.get("type")
     try:
+        if kind == NextRound.type and d.get("key") is not None:
+            return NextRound(RoundKey.from_dict(d["key"]))
         if kind in _SIMPLE:
             return _SIMPLE[kind]
         if kind == Discard.type:
@@ -170,6 +183,6 @@ def action_from_dict(d: Any) -> Action:
         if kind == GoOut.type:
             raw = d.get("discard")
             return GoOut(None if raw is None else Card.parse(raw))
-    except (KeyError, NotationError) as e:
+    except (KeyError, NotationError, RulesError) as e:
         raise IllegalActionError("bad_action", f"malformed action {d!r}: {e}") from None
     raise IllegalActionError("bad_action", f"unknown action type {kind!r}")

@@ -33,9 +33,11 @@ Rules from seed 000, section "No Selminha.com" (lines 46-75):
   A FORA seat may not claim absence (line 72, "menos quem já está FORA") nor resign
   (it has nothing to resign; it may LeaveTable).
 
-Randomness: ``random.Random(f"{seed}:{round_number}")`` shuffles the deal and
-``random.Random(f"{seed}:{round_number}:rebuild:{n}")`` the n-th rebuild (n = 1, 2, ...),
-so a round is reproducible from the seed and its action list.
+Randomness (shuffle.py): a round with a :class:`~.shuffle.RoundKey` (``new_match(..., key=)``
+for round 1, ``NextRound(key)`` for the next ones) is dealt and rebuilt by the verifiable
+construction ``pifecacheta-deal-1``; without one, ``random.Random(f"{seed}:{round_number}")``
+shuffles the deal and ``random.Random(f"{seed}:{round_number}:rebuild:{n}")`` the n-th rebuild
+(n = 1, 2, ...). Either way a round is reproducible from its source and its action list.
 
 >>> from .config import PIFE
 >>> m = new_match(PIFE, 2, seed=7)
@@ -53,6 +55,7 @@ from dataclasses import replace
 from .actions import Action, AnnounceOneAway, Discard, Draw, GoOut, NextRound, TakeDiscard
 from .config import Rules
 from .errors import IllegalActionError, RulesError
+from .shuffle import RoundKey
 from .solver import best_go_out, go_out_with_discard, is_one_away
 from .turns import HANDLERS, active_seats, deal_round, plain_in, plan_with_discard_top, wilds_of
 from .values import HAND_SIZE, Match, Outcome, Phase, Round, RoundResult, Termination
@@ -73,11 +76,12 @@ __all__ = [
 ]
 
 
-def new_match(rules: Rules, seats: int, *, seed: int) -> Match:
+def new_match(rules: Rules, seats: int, *, seed: int, key: RoundKey | None = None) -> Match:
     """Start a match and deal round 1 (seat 0 deals, seat 1 starts; seed 000 line 50).
 
     Args:
         rules: the match's rules; seats: 2..4 (seed 000 line 50); seed: any int.
+        key: round 1's verifiable source; None deals it from ``seed`` (shuffle.py).
 
     Raises:
         RulesError: seats outside 2..4.
@@ -92,7 +96,8 @@ def new_match(rules: Rules, seats: int, *, seed: int) -> Match:
         round_number=1,
         dealer=0,
         lives=lives,
-        round=deal_round(rules, seats, seed, 1, 0, range(seats)),
+        key=key,
+        round=deal_round(rules, seats, seed, 1, 0, range(seats), key),
     )
 
 

@@ -20,7 +20,8 @@ Tie-break among equally good plans (deterministic, the same in :mod:`.brute`):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -415,13 +416,24 @@ def _completing_faces(
     hand9: Sequence[Card], wilds: frozenset[Face], plain: frozenset[Card], from_discard: bool, rules: Rules
 ) -> frozenset[Face]:
     """:func:`completing_faces` on hashable arguments, remembered (``__wrapped__``: not)."""
+    return frozenset(_each_completing_face(hand9, wilds, plain, from_discard, rules))
+
+
+@lru_cache(maxsize=MEMO_SIZE)
+def _one_away(hand9: Sequence[Card], wilds: frozenset[Face], plain: frozenset[Card], rules: Rules) -> bool:
+    return next(iter(_each_completing_face(hand9, wilds, plain, False, rules)), None) is not None
+
+
+def _each_completing_face(
+    hand9: Sequence[Card], wilds: frozenset[Face], plain: frozenset[Card], from_discard: bool, rules: Rules
+) -> Iterator[Face]:
+    """The faces of :func:`completing_faces` one by one, wilds first (:func:`_one_away` stops at one)."""
     ws = effective_wilds(wilds, rules)
     cards9 = list(hand9)
     if len(set(cards9)) != len(cards9):
         raise RulesError("the same physical card appears twice in the hand")
     n = len(cards9)
-    ranks = [c.rank for c in cards9]
-    suits = [c.suit.index for c in cards9]
+    ranks, suits = [c.rank for c in cards9], [c.suit.index for c in cards9]
     usable = [c.face in ws and c not in plain for c in cards9]
     wild_bits = [1 << i for i in range(n) if usable[i]]
     by_rank: dict[int, list[int]] = {}
@@ -435,12 +447,11 @@ def _completing_faces(
     for m in _generate(by_rank, by_suit, suits, wild_bits, rules, 0):
         coverable.update([c | m for c in coverable if not c & m])
     full9 = (1 << n) - 1
-    held: dict[Face, int] = {}
-    for c in cards9:
-        held[c.face] = held.get(c.face, 0) + 1
-    faces = [f for f in ALL_FACES if held.get(f, 0) < 2]
+    held = Counter(c.face for c in cards9)
+    faces = sorted((f for f in ALL_FACES if held[f] < 2), key=lambda f: f not in ws)  # wilds first
     if not from_discard and full9 in coverable:
-        return frozenset(faces)
+        yield from faces
+        return
     spare: dict[int, int] = {}
     for part in coverable:
         for i in range(n):
@@ -448,7 +459,6 @@ def _completing_faces(
             if not part & b:
                 spare[part | b] = spare.get(part | b, 0) | b
     bit = 1 << n
-    out = set()
     for f in faces:
         fr, fs = f.rank, f.suit.index
         if not from_discard and f in ws:
@@ -471,9 +481,8 @@ def _completing_faces(
             if m & bit:
                 rest = full9 & ~m
                 if rest in coverable or spare.get(rest, 0) & allowed:
-                    out.add(f)
+                    yield f
                     break
-    return frozenset(out)
 
 
 def is_one_away(
@@ -488,4 +497,4 @@ def is_one_away(
     >>> is_one_away(parse_hand("AH 2H 3H QS KS AS 7C 7D 9S"), rules=PIFE)
     True
     """
-    return bool(completing_faces(hand9, wilds=wilds, plain=plain, from_discard=False, rules=rules))
+    return _one_away(tuple(hand9), frozenset(wilds), frozenset(plain), rules)

@@ -7,7 +7,6 @@ Also the seat helpers both use: :func:`active_seats`, :func:`wilds_of`, the deal
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -29,6 +28,7 @@ from .cards import Card, Face, full_deck
 from .config import Mode, Rules
 from .errors import IllegalActionError, NotYourTurnError, RulesError, WrongPhaseError
 from .melds import wild_faces
+from .shuffle import RoundKey, source_of
 from .solver import GoOutPlan, best_go_out, go_out_with_discard, is_one_away
 from .values import HAND_SIZE, Match, Outcome, Phase, Round, RoundResult, Termination
 
@@ -60,12 +60,18 @@ def _after(seat: int, among: Sequence[int], seats: int) -> list[int]:
 
 
 def deal_round(
-    rules: Rules, seats: int, seed: int, round_number: int, dealer: int, active: Sequence[int]
+    rules: Rules,
+    seats: int,
+    seed: int,
+    round_number: int,
+    dealer: int,
+    active: Sequence[int],
+    key: RoundKey | None = None,
 ) -> Round:
-    """Shuffle with ``Random(f"{seed}:{round_number}")`` and deal 9 cards to each active
-    seat, one at a time, starting after the dealer; Cacheta turns up the vira."""
-    deck = list(full_deck())
-    random.Random(f"{seed}:{round_number}").shuffle(deck)
+    """Shuffle the full deck (context ``deal`` of the round's source: ``key``, else ``seed``,
+    see shuffle.py) and deal 9 cards to each active seat, one at a time from the end of the
+    shuffled deck, starting after the dealer; Cacheta turns up the vira."""
+    deck = source_of(seed, round_number, key).shuffle(full_deck(), "deal")
     order = _after(dealer, active, seats)
     hands: dict[int, list[Card]] = {s: [] for s in range(seats)}
     for _ in range(HAND_SIZE):
@@ -145,8 +151,8 @@ def plain_in(r: Round, hand: Sequence[Card]) -> frozenset[Card]:
 
 
 def _rebuild(match: Match, r: Round) -> Round:
-    """The pile minus its top card becomes the stock (seed 000 line 58): shuffled with
-    ``Random(f"{seed}:{round_number}:rebuild:{n}")``, or with ``rebuild_without_shuffle`` turned
+    """The pile minus its top card becomes the stock (seed 000 line 58): shuffled by the
+    round's source (context ``rebuild:{n}``, shuffle.py), or with ``rebuild_without_shuffle`` turned
     face down as it lies (the first card discarded becomes the top of the stock)."""
     if len(r.discard_pile) < 2:
         raise IllegalActionError("stock_empty", "no card left to rebuild the stock")
@@ -155,7 +161,7 @@ def _rebuild(match: Match, r: Round) -> Round:
     if match.rules.rebuild_without_shuffle:
         body.reverse()
     else:
-        random.Random(f"{match.seed}:{match.round_number}:rebuild:{n}").shuffle(body)
+        body = source_of(match.seed, match.round_number, match.key).shuffle(body, f"rebuild:{n}")
     return replace(
         r,
         stock=tuple(body),
@@ -385,8 +391,9 @@ def _announce(match: Match, seat: int | None, action: Action) -> Match:
 
 
 def _next_round(match: Match, seat: int | None, action: Action) -> Match:
-    """NextRound at ROUND_OVER: deal the next round (the dealer moves on), or MATCH_OVER
-    when the outcome is set (seed 000 line 68)."""
+    """NextRound at ROUND_OVER: deal the next round (the dealer moves on) from the action's
+    key (None: from the seed), or MATCH_OVER when the outcome is set (seed 000 line 68)."""
+    assert isinstance(action, NextRound)
     r = _live_round(match, action)
     _check_member(match, seat)
     if r.phase is not Phase.ROUND_OVER:
@@ -400,7 +407,8 @@ def _next_round(match: Match, seat: int | None, action: Action) -> Match:
         match,
         round_number=number,
         dealer=dealer,
-        round=deal_round(match.rules, match.seats, match.seed, number, dealer, active),
+        key=action.key,
+        round=deal_round(match.rules, match.seats, match.seed, number, dealer, active, action.key),
     )
 
 

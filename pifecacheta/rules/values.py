@@ -17,6 +17,7 @@ from .cards import Card
 from .config import Mode, Rules
 from .errors import RulesError
 from .melds import Meld, MeldKind
+from .shuffle import RoundKey
 from .solver import GoOutPlan
 
 __all__ = ["HAND_SIZE", "Phase", "Termination", "Outcome", "RoundResult", "Round", "Match"]
@@ -156,6 +157,8 @@ class Match:
         left: seats that left the table (SAIR DA MESA, only FORA seats in Cacheta).
         round: the current (or last) round; ``outcome`` once the match is decided.
         version: 0 at the deal, +1 on every applied action.
+        key: the verifiable source of the current round's deal and rebuilds (secret until the
+            round is over); None: they come from ``seed`` (shuffle.py).
     """
 
     rules: Rules
@@ -168,6 +171,7 @@ class Match:
     round: Round | None = None
     outcome: Outcome | None = None
     version: int = 0
+    key: RoundKey | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict: ``Match.from_dict(json.loads(json.dumps(m.to_dict()))) == m``."""
@@ -188,6 +192,7 @@ class Match:
                 "loser": self.outcome.loser,
             },
             "version": self.version,
+            "key": None if self.key is None else self.key.to_dict(),
         }
 
     @classmethod
@@ -210,6 +215,7 @@ class Match:
                 if out is None
                 else Outcome(Termination(out["termination"]), out["winner"], out["loser"]),
                 version=int(d["version"]),
+                key=None if d.get("key") is None else RoundKey.from_dict(d["key"]),
             )
         except (KeyError, TypeError, ValueError) as e:
             if isinstance(e, RulesError):

@@ -72,10 +72,12 @@ from .lobby import BOT_NAMES, HOUSE_RULES, MAX_SEATS, WILD_RULES, Lobby, house_r
 from .match_life import ABSENCE_AFTER, EXPIRE_AFTER, MatchLife
 from .my_tables import KEEP_RECENT, MyTable, MyTables
 from .play import CHAT_HISTORY, Play
+from .round_record import ReplayStep, RoundRecords
 from .store import Store, rules_from_json, rules_to_json, utcnow
 from .values import ChatLine, Identity, SeatInfo, TableSnapshot
 
 __all__ = [
+    "ReplayStep",
     "ABSENCE_AFTER",
     "BOT_NAMES",
     "CHAT_HISTORY",
@@ -178,6 +180,8 @@ class TableService:
         self._chat = Chat(self.store)
         self._history = HistoryBook(self.store)
         self._mine = MyTables(self.store)
+        self._records = RoundRecords(self.store)
+        self._records = RoundRecords(self.store)
         self._bots = BotDriver(
             self.store,
             bot_delay=settings.bot_delay,
@@ -320,6 +324,28 @@ class TableService:
         """The history of ``code`` kept in memory if it is at table version ``version`` or
         later, else None (no database read)."""
         return self._history.cached(code, version)
+
+    # --- verifiable deals and round records (round_record.py, fair_deal.py) ---------------
+
+    def contribute(self, code: str, who: Identity, commitment: str, value: str) -> bool:
+        """Add a seated player's browser value to the next deal (``RoundRecords.contribute``)."""
+        return self._records.contribute(code, who, commitment, value)
+
+    def record_rounds(self, code: str, who: Identity) -> list[int]:
+        """The rounds of the match with a record, for a person of the table."""
+        return self._records.available(code, who)
+
+    def round_record(self, code: str, who: Identity, round_number: int) -> dict[str, Any]:
+        """The round record (docs/ROUND_RECORD.md), for a person of the table only."""
+        return self._records.record(code, who, round_number)
+
+    def round_checks(self, code: str, who: Identity, round_number: int) -> list[tuple[str, bool, str]]:
+        """The Verificar checks of a round: ``(name, passed, detail)`` (rules/verify_round.py)."""
+        return self._records.check(code, who, round_number)
+
+    def round_steps(self, code: str, who: Identity, round_number: int) -> list[ReplayStep]:
+        """A finished round step by step as ``who`` saw it (the replay)."""
+        return self._records.steps(code, who, round_number)
 
     # --- bots --------------------------------------------------------------------------
 

@@ -33,6 +33,7 @@ from ..rules import (
     player_view,
 )
 from .errors import StaleVersion
+from .fair_deal import with_key
 from .store import Loaded, Store
 
 log = logging.getLogger(__name__)
@@ -185,6 +186,7 @@ class BotDriver:
                 if action is None:
                     log.warning("bot %s at %s: no action", bot.bot, code)
                     return False
+                action = with_key(s, ld.table.id, m, action, store.verifiable(), store.people(ld))
                 try:
                     new = apply(m, seat, action)
                 except IllegalActionError as e:

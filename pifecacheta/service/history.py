@@ -48,6 +48,7 @@ from ..rules import (
     Match,
     Mode,
     PlayerView,
+    RoundKey,
     RoundResult,
     apply,
     new_match,
@@ -329,7 +330,9 @@ class HistoryBook:
         starts = [i for i, e in enumerate(entries) if e[2].get("type") in MATCH_STARTS]
         if starts:  # this match's deal is among the rows read: replay from it
             v, _, _, at = entries[starts[-1]]
-            rp = Replay(new_match(stored.rules, stored.seats, seed=stored.seed), v, at)
+            first = entries[starts[-1]][2]
+            key = RoundKey.from_dict(first["key"]) if first.get("key") is not None else None
+            rp = Replay(new_match(stored.rules, stored.seats, seed=stored.seed, key=key), v, at)
             entries = entries[starts[-1] + 1 :]
         if rp is None:  # no deal in the log (a table written by hand): nothing to tell
             return self._keep(code, *self._restart(code, stored, t.version, t.last_move_at, "no deal"))

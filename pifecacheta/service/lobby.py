@@ -23,6 +23,7 @@ from sqlmodel import Session
 
 from ..models import GameTable, Player, Seat, TableOptions, TableStatus
 from ..rules import Mode, Rules
+from . import fair_deal
 from .errors import (
     AlreadyStarted,
     BadBot,
@@ -129,6 +130,8 @@ class Lobby:
             s.add(Seat(table_id=t.id, seat=0, player_id=p.id, name=p.name))
             s.add(TableOptions(table_id=t.id, hints=hints))
             store.add_log(s, t, 0, {"type": "create"}, seat=0, actor=f"player:{p.id}")
+            if store.verifiable():  # round 1's commitment, shown in the waiting room
+                fair_deal.open_pending(s, t.id, now, 1)
             code = t.code
         store.notify(code)
         return code

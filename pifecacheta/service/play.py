@@ -17,6 +17,7 @@ from sqlmodel import col
 from ..models import ChatMessage, Player, TableOptions, TableStatus
 from ..rules import Action, apply
 from .errors import NotSeated, NotStarted, StaleVersion
+from .fair_deal import deal_info, with_key
 from .identity import hash_secret, verify
 from .match_life import absence_claimable, refuse_early_absence_claim, rematch_offered
 from .store import Store, read_votes, refuse_expired, rules_from_json
@@ -65,6 +66,7 @@ class Play:
                 raise NotSeated("only the table's players can play")
             if ld.table.version != expected_version:
                 raise StaleVersion("the table changed: reload and try again")
+            action = with_key(s, ld.table.id, ld.match, action, store.verifiable(), store.people(ld))
             new = apply(ld.match, mine.seat, action)
             refuse_early_absence_claim(ld, action, store.now())
             version = store.commit_match(s, ld, new, mine.seat, action, f"player:{p.id}")
@@ -89,6 +91,7 @@ class Play:
             t, cached = ld.table, ld.cached
             chat_rows = conn.execute(_LAST_CHAT, {"table_id": t.id}).all()
             hints = bool(conn.execute(_HINTS, {"table_id": t.id}).scalar())  # no row: off
+            deal = deal_info(conn, t.id, ld.match, store.people(ld))
         rules = rules_from_json(t.rules_json)
         status = TableStatus(t.status)
         creator = next((x.seat for x in ld.seats if x.player_id == t.creator_id), None)
@@ -131,6 +134,7 @@ class Play:
                     rematch_votes=votes,
                     rematch_offered=offered,
                     hints=hints,
+                    deal=deal,
                 )
             )
         return out

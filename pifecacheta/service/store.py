@@ -29,8 +29,9 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from ..models import ActionLog, GameTable, Seat, TableStatus
-from ..rules import Action, LeaveTable, Match, Mode, Phase, Rules, new_match
+from ..rules import Action, LeaveTable, Match, Mode, NextRound, Phase, Rules, new_match
 from ..settings import fixed_seed_from_env
+from . import fair_deal
 from .cache import DEFAULT_TABLES, CachedMatch, Committed, LastCommits, MatchCache
 from .errors import StaleVersion, TableExpired, TableNotFound
 
@@ -250,6 +251,11 @@ class Store:
         fixed = fixed_seed_from_env()
         return secrets.randbits(63) if fixed is None else fixed
 
+    def verifiable(self) -> bool:
+        """Whether new deals are verifiable (service/fair_deal.py: not with a ``seed_source`` or
+        a fixed seed, unless ``PIFECACHETA_FAIR_DEAL=1``); read at each deal."""
+        return fair_deal.verifiable(self.seed_source is not None)
+
     # --- transactions --------------------------------------------------------------------
 
     @contextmanager
@@ -385,10 +391,14 @@ class Store:
     ) -> int:
         """Deal a new match (new seed) to the seated and save it: status ``playing``, both
         clocks restarted, no rematch votes. Used by the first deal (seed 000 line 50) and by a
-        rematch (line 70). Returns the new table version."""
+        rematch (line 70). A verifiable deal takes the committed seed (fair_deal.take_key) and
+        logs its key with ``entry``. Returns the new table version."""
         t = ld.table
         now = self.now()
-        match = new_match(rules_from_json(t.rules_json), len(ld.seats), seed=self.new_seed())
+        key = fair_deal.take_key(s, t.id, 1, self.people(ld)) if self.verifiable() else None
+        if key is not None:
+            entry = {**entry, "key": key.to_dict()}
+        match = new_match(rules_from_json(t.rules_json), len(ld.seats), seed=self.new_seed(), key=key)
         return self.save(
             s,
             t,
@@ -403,6 +413,10 @@ class Store:
             turn_started_at=now,
             rematch_json=votes_json(),
         )
+
+    def people(self, ld: Loaded) -> dict[str, int]:
+        """The people seated at ``ld`` (not bots, not left): player id -> seat."""
+        return {x.player_id: x.seat for x in ld.seats if x.player_id is not None and not x.left}
 
     def commit_match(
         self,
@@ -422,7 +436,9 @@ class Store:
         * ``last_move_at`` now (the 7-day expiry counts from it);
         * ``turn_started_at`` now when the turn passed or the seat to play moved (48 h absence);
         * status ``finished`` and no rematch votes when the match just ended;
-        * the seat marked ``left`` for a ``LeaveTable``.
+        * the seat marked ``left`` for a ``LeaveTable``;
+        * the waiting deal spent by a keyed NextRound, the next one committed
+          (fair_deal.open_pending) when the round just ended.
 
         Returns the new table version; raises StaleVersion.
         """
@@ -443,6 +459,10 @@ class Store:
             s.execute(
                 sa.update(Seat).where(col(Seat.table_id) == t.id, col(Seat.seat) == seat).values(left=True)
             )
+        if isinstance(action, NextRound) and action.key is not None:
+            fair_deal.consume(s, t.id)  # its key is the new round's: the commitment is spent
+        if fair_deal.round_ended(old, new) and self.verifiable():
+            fair_deal.open_pending(s, t.id, now, new.round_number + 1)
         expected = t.version if expected_version is None else expected_version
         return self.save(s, t, expected, action.to_dict(), seat=seat, actor=actor, match=new, **values)
 

@@ -11,6 +11,8 @@ from datetime import datetime
 
 from ..models import TableStatus
 from ..rules import PlayerView, Rules
+from .fair_deal import NONE as NO_DEAL
+from .fair_deal import DealInfo
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,7 @@ class TableSnapshot:
     ``rematch_votes``: the seats that voted for a rematch.
     ``rematch_offered``: the match ended normally and nobody FORA left (seed 000 line 70).
     ``hints``: the table has Dicas on (a table option chosen at creation, ``TableOptions``).
+    ``deal``: the public facts of the verifiable deals (commitments, the seed once revealed).
     """
 
     code: str
@@ -70,3 +73,4 @@ class TableSnapshot:
     rematch_votes: frozenset[int]
     rematch_offered: bool
     hints: bool = False
+    deal: DealInfo = NO_DEAL

@@ -81,6 +81,33 @@ def set_document_language(lang: str) -> str:
     return f"document.documentElement.lang = {json.dumps(lang)}"
 
 
+def deal_contribution(commitment: str) -> str:
+    """The snippet that makes this browser's contribution to the deal committed as
+    ``commitment`` (64 hex digits): 32 bytes from ``crypto.getRandomValues``, kept in
+    ``localStorage`` under ``pfc-deal:<commitment>`` (so the Verificar view can find it again),
+    the same value again if one is kept already. Evaluates to ``"<commitment>:<64 hex>"``."""
+    args = json.dumps({"c": commitment})
+    return (
+        "((a) => { const k = 'pfc-deal:' + a.c; let v = null;"
+        " try { v = window.localStorage.getItem(k); } catch (e) {}"
+        " if (!v || !/^[0-9a-f]{64}$/.test(v)) {"
+        " const b = new Uint8Array(32); window.crypto.getRandomValues(b);"
+        " v = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');"
+        " try { window.localStorage.setItem(k, v); } catch (e) {} }"
+        f" return a.c + ':' + v; }})({args})"
+    )
+
+
+def kept_contribution(commitment: str) -> str:
+    """The snippet that reads back the value this browser gave to the deal committed as
+    ``commitment`` (``localStorage``); evaluates to the 64 hex digits, or ``""``."""
+    args = json.dumps({"c": commitment})
+    return (
+        "((a) => { try { return window.localStorage.getItem('pfc-deal:' + a.c) || ''; }"
+        f" catch (e) {{ return ''; }} }})({args})"
+    )
+
+
 UNANSWERED_MOVE_HOOK = """(() => {
   const STATE = "___table____table_state.";
   const MOVES = [

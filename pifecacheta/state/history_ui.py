@@ -140,33 +140,64 @@ def round_ui(summary: RoundSummary, names: Mapping[int, str], mode: str) -> Roun
     return ui
 
 
-def history_ui(hist: MatchHistory, snap: TableSnapshot) -> HistoryUi:
+def _line(n: int, ev: Any, names: Mapping[int, str]) -> HistoryLineUi:
+    has_card, card = _card(ev.card)
+    has_discard, discard = _card(ev.discard)
+    return HistoryLineUi(
+        n=n,
+        key=line_key(ev.kind, has_discard, has_card),
+        seat=-1 if ev.seat is None else ev.seat,
+        name=_name(names, ev.seat),
+        other=_name(names, ev.other),
+        has_card=has_card,
+        card=card,
+        has_discard=has_discard,
+        discard=discard,
+        at=ev.at.isoformat(),
+    )
+
+
+def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """``a`` and ``b`` hold the very same objects (the service's replay appends to its events)."""
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
+def history_ui(hist: MatchHistory, snap: TableSnapshot, previous: _Projected | None = None) -> HistoryUi:
     """Project the public ``hist`` of the table of ``snap`` (whose seats give the names).
 
-    The same for every viewer but :attr:`HistoryUi.latest_n` (see :func:`for_viewer`)."""
+    The same for every viewer but :attr:`HistoryUi.latest_n` (see :func:`for_viewer`).
+    ``previous``: the projection of an earlier history of the same table (:data:`_kept`):
+    the lines of the very events it already projected are reused when the names did not change,
+    and so is its list of rounds (the very same list object) when the rounds did not."""
     names = _names(snap)
     mode = str(getattr(snap.rules.mode, "value", snap.rules.mode)).lower()
-    lines: list[HistoryLineUi] = []
-    for n, ev in enumerate(hist.events):
-        has_card, card = _card(ev.card)
-        has_discard, discard = _card(ev.discard)
-        lines.append(
-            HistoryLineUi(
-                n=n,
-                key=line_key(ev.kind, has_discard, has_card),
-                seat=-1 if ev.seat is None else ev.seat,
-                name=_name(names, ev.seat),
-                other=_name(names, ev.other),
-                has_card=has_card,
-                card=card,
-                has_discard=has_discard,
-                discard=discard,
-                at=ev.at.isoformat(),
-            )
-        )
+    old_events: tuple[Any, ...] = ()
+    old_lines: list[HistoryLineUi] = []
+    old_rounds: list[RoundUi] | None = None
+    if previous is not None and previous.names == names and previous.mode == mode:
+        old_events, old_lines = previous.hist.events, previous.ui.lines[::-1]  # oldest first
+        if _same(hist.rounds, previous.hist.rounds):
+            old_rounds = previous.ui.rounds
+    k = len(old_events)
+    lines = [  # an event the service did not replace keeps its line (a turn's is replaced once)
+        old_lines[n] if n < k and ev is old_events[n] else _line(n, ev, names)
+        for n, ev in enumerate(hist.events)
+    ]
     lines.reverse()
-    rounds = [round_ui(r, names, mode) for r in reversed(hist.rounds)]
+    rounds = (
+        old_rounds if old_rounds is not None else [round_ui(r, names, mode) for r in reversed(hist.rounds)]
+    )
     return HistoryUi(version=hist.version, round_number=hist.round_number, lines=lines, rounds=rounds)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Projected:
+    """A table's kept projection: the service history it came from, the names and mode used."""
+
+    hist: MatchHistory
+    names: dict[int, str]
+    mode: str
+    ui: HistoryUi
 
 
 def for_viewer(base: HistoryUi, my_seat: int | None) -> HistoryUi:
@@ -179,36 +210,64 @@ def for_viewer(base: HistoryUi, my_seat: int | None) -> HistoryUi:
     return dataclasses.replace(base, latest_n=latest.n, has_latest=True, latest=latest)
 
 
-_kept: dict[str, HistoryUi] = {}  # table code -> the newest projection (version inside)
+_kept: dict[str, _Projected] = {}  # table code -> the newest projection (version inside)
 _kept_lock = threading.Lock()
 KEPT_TABLES = 1024
+# table code -> the history read running for it (in a worker thread), for every tab to share
+_reads: dict[str, asyncio.Future[MatchHistory]] = {}
+
+
+async def _read(service: Any, code: str, version: int) -> MatchHistory:
+    """The service's history of ``code`` at ``version`` or later: memory when kept, else one
+    read in a worker thread that every tab of the table asking meanwhile shares (they all ask
+    right after each change). Raises what ``service.history`` raises."""
+    loop = asyncio.get_running_loop()
+    while True:
+        hist: MatchHistory | None = service.history_cached(code, version)
+        if hist is not None:
+            return hist
+        running = _reads.get(code)
+        if running is None or running.get_loop() is not loop:
+            running = _reads[code] = asyncio.ensure_future(asyncio.to_thread(service.history, code))
+            running.add_done_callback(
+                lambda done: _reads.pop(code, None) if _reads.get(code) is done else None
+            )
+            return await asyncio.shield(running)
+        hist = await asyncio.shield(running)
+        if hist.version >= version:
+            return hist
+        # that read began before this version was committed: read again (or share the next)
 
 
 async def history_for(service: Any, snap: TableSnapshot) -> HistoryUi:
     """This viewer's :class:`HistoryUi` of the table of ``snap``, at ``snap.version`` or later.
 
     Memory only when the service keeps the table's history at that version (the usual case:
-    the first tab to ask after a change reads it, in a worker thread, for all). The projection
-    is kept per table and version. Raises what ``service.history`` raises."""
+    the first tab to ask after a change reads it, in a worker thread, for all: :func:`_read`).
+    The projection is kept per table and version, and the next version's reuses its lines.
+    Raises what ``service.history`` raises."""
     code = snap.code
     with _kept_lock:
-        base = _kept.get(code)
-    if base is None or base.version < snap.version:
-        hist = service.history_cached(code, snap.version)
-        if hist is None:
-            hist = await asyncio.to_thread(service.history, code)
-        if base is None or base.version != hist.version:
-            base = history_ui(hist, snap)
+        kept = _kept.get(code)
+    if kept is None or kept.ui.version < snap.version:
+        hist = await _read(service, code, snap.version)
+        if kept is None or kept.ui.version != hist.version:
+            mode = str(getattr(snap.rules.mode, "value", snap.rules.mode)).lower()
+            ui = history_ui(hist, snap, kept)
+            fresh = _Projected(hist, _names(snap), mode, ui)
             with _kept_lock:
                 old = _kept.get(code)
-                if old is None or old.version <= base.version:
-                    _kept[code] = base
+                if old is None or old.ui.version <= ui.version:
+                    _kept[code] = kept = fresh
+                else:
+                    kept = old
                 while len(_kept) > KEPT_TABLES:
                     _kept.pop(next(iter(_kept)))
-    return for_viewer(base, snap.my_seat)
+    return for_viewer(kept.ui, snap.my_seat)
 
 
 def last_kept(code: str) -> HistoryUi | None:
     """The newest projection kept for table ``code`` (any version), or None."""
     with _kept_lock:
-        return _kept.get(code)
+        kept = _kept.get(code)
+    return None if kept is None else kept.ui

@@ -147,6 +147,7 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
         self.table_version = live.current().watch(code, live.tab_of(self))
         self.join_name = session.name
         CACHE.forget_viewer(code, self._who())  # a (re)load shows the table as it is now
+        self._reread_view()  # ... even when the table's change count did not move
         # A load changes nothing: nothing published, the other tabs stay as they are (this
         # tab's ``ui`` is evaluated and sent with this event's delta anyway).
 

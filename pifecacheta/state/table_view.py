@@ -5,6 +5,13 @@ its computed var ``ui`` is this viewer's own projection of the table (its own sn
 own identity), so each hand reaches only its owner. A reload gives the same view: everything
 comes from the database through the service.
 
+``ui`` and ``history`` are cached computed vars (:data:`VIEW_DEPS`): Reflex evaluates them
+again only when the tab hears a change of the table (``table_version``), its viewer changes, or
+:meth:`TableView._reread_view` asks (a page load, a re-read after a failed read), and sends
+them only then; any other event of the tab (a drag, a hidden message, the turn notices'
+``on_mount``) costs neither a read nor a serialisation of them. ``past_rounds`` stays
+uncached (Reflex sends it only when its serialised value changed, i.e. when a round ends).
+
 An evaluation is one :func:`~pifecacheta.state.snapshots.snapshot_for` read, a cache hit
 except the first one per tab and table change, and one batch read serves all the table's
 tabs, off the event loop. A read that fails (not a missing table) keeps this viewer's last
@@ -15,15 +22,18 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import datetime
 import logging
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import reflex as rx
 
 from pifecacheta import live
+from pifecacheta.components.reflex_private import override_base_method
 from pifecacheta.service import get_service
 from pifecacheta.state.history_ui import HistoryUi, RoundUi, history_for, last_kept
-from pifecacheta.state.snapshots import CACHE, is_refusal, snapshot_for
+from pifecacheta.state.snapshots import CACHE, DEFAULT_TTL, is_refusal, snapshot_for
 from pifecacheta.state.view_model import TableUi, table_ui
 
 log = logging.getLogger(__name__)
@@ -31,6 +41,15 @@ log = logging.getLogger(__name__)
 REREAD_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds before each re-read after a failed one
 _failed_rereads: dict[str, int] = {}  # client token -> re-reads in a row that failed again
 _rereads_pending: dict[str, asyncio.Task[None]] = {}  # client token -> its scheduled re-read
+_stale_views: set[str] = set()  # client tokens whose cached ui/history must be read again
+# client token -> (the table state it was evaluated for, its history evaluation), newest last
+_histories: OrderedDict[str, tuple[tuple[Any, ...], asyncio.Future[tuple[HistoryUi, bool]]]] = OrderedDict()
+KEPT_HISTORIES = 4096  # tabs
+
+# What the cached ``ui`` and ``history`` depend on: the table, the change count the tab heard,
+# the viewer (id and secret), and the tab's re-read counter (``TableView._reread_view``).
+VIEW_TTL = DEFAULT_TTL  # seconds after which the tab's next delta reads ``ui`` again anyway
+VIEW_DEPS: list[str | rx.Var[Any]] = ["table_code", "table_version", "me", "_secret", "_view_serial"]
 
 
 def schedule_reread(token: str, feed: live.LiveFeed | None = None) -> bool:
@@ -86,13 +105,17 @@ class TableView(rx.State, mixin=True):
         _secret: str
         _name: str
 
-    @rx.var(cache=False)
-    async def ui(self) -> TableUi:
-        """This viewer's projection of the table, sent to this tab only when it changed.
+    _view_serial: int = 0  # bumped by _reread_view: ui and history are read again
 
-        ``cache=False``: Reflex re-evaluates it for every delta of this tab (its own events, and
-        each push of a change by the live feed) and sends it only when its serialized value
-        differs from the last one sent to this tab.
+    @rx.var(deps=VIEW_DEPS, auto_deps=False, interval=datetime.timedelta(seconds=VIEW_TTL))
+    async def ui(self) -> TableUi:
+        """This viewer's projection of the table, sent to this tab when it may have changed.
+
+        Cached on :data:`VIEW_DEPS`: evaluated again (and sent) when the tab hears a change of
+        the table through its own action or the live feed's push, when its viewer changes, and
+        after :meth:`_reread_view`; not for the tab's other events, unless the value is older
+        than :data:`VIEW_TTL` (the time-dependent ENCERRAR POR AUSÊNCIA, seed 000 line 72,
+        shows on the tab's next event, as the snapshot cache's own ``ttl`` keeps it).
 
         A read that fails (not a missing table) never blanks the page: see
         :meth:`_view_after_failure` (last view kept, error logged, the tab re-read shortly).
@@ -107,7 +130,7 @@ class TableView(rx.State, mixin=True):
         except Exception as exc:  # noqa: BLE001 - see _view_after_failure
             return self._view_after_failure(exc, who)
 
-    @rx.var(cache=False)
+    @rx.var(deps=VIEW_DEPS, auto_deps=False)
     async def history(self) -> HistoryUi:
         """The current round's move history for this viewer (``state/history_ui.py``), without
         the past rounds (:attr:`past_rounds`, sent only when a round ends). A read that fails
@@ -117,22 +140,68 @@ class TableView(rx.State, mixin=True):
 
     @rx.var(cache=False)
     async def past_rounds(self) -> list[RoundUi]:
-        """The results of the match's rounds that ended with a go-out, newest first."""
+        """The results of the match's rounds that ended with a go-out, newest first.
+
+        ``cache=False``: evaluated for every delta of the tab (a memory read: the evaluation
+        ``history`` made for this table state, :meth:`_history`) and sent only when it
+        changed, at a round's end.
+        It also keeps this state in every delta of the tab, so that :meth:`get_delta` sees a
+        re-read asked for by :func:`schedule_reread`."""
         return (await self._history()).rounds
 
+    def _reread_view(self) -> None:
+        """Make the next delta of this tab read ``ui`` and ``history`` again, although the
+        table's change count did not move (a page load; a re-read after a failed read)."""
+        self._view_serial += 1
+
+    @override_base_method
+    def get_delta(self) -> Any:
+        """This state's delta (Reflex's documented override point); a tab whose last read
+        failed (:meth:`_view_after_failure`) reads its view again in it."""
+        if _stale_views:
+            token = live.tab_of(self).token
+            if token in _stale_views:
+                _stale_views.discard(token)
+                self._reread_view()
+        return super().get_delta()
+
     async def _history(self) -> HistoryUi:
+        """This viewer's full history, evaluated once per tab and table state for both
+        ``history`` and ``past_rounds`` (:data:`_histories`; a failed read is not kept)."""
+        token = live.tab_of(self).token
+        key = (self.table_code, self.table_version, self._view_serial, self.me, self._secret)
+        loop = asyncio.get_running_loop()
+        kept = _histories.get(token) if token else None
+        if kept is not None and kept[0] == key:
+            if kept[1].done() and not kept[1].cancelled() and kept[1].exception() is None:
+                return kept[1].result()[0]
+            if kept[1].get_loop() is loop:
+                return (await asyncio.shield(kept[1]))[0]
+        task = asyncio.ensure_future(self._read_history())
+        if token:
+            _histories[token] = (key, task)
+            _histories.move_to_end(token)
+            while len(_histories) > KEPT_HISTORIES:
+                _histories.popitem(last=False)
+        found, ok = await asyncio.shield(task)
+        if not ok and token and _histories.get(token, (None, None))[1] is task:
+            del _histories[token]  # the next evaluation reads again
+        return found
+
+    async def _read_history(self) -> tuple[HistoryUi, bool]:
+        """The history and whether it was read (False: the fallback of a failed read)."""
         if not self.table_code or not self.me:
-            return HistoryUi()
+            return HistoryUi(), True
         try:
             snap = await self._snapshot()
             if snap.view is None:  # the lobby: nothing happened yet
-                return HistoryUi()
-            return await history_for(get_service(), snap)
+                return HistoryUi(), True
+            return await history_for(get_service(), snap), True
         except Exception as exc:  # noqa: BLE001 - the page keeps the last history (ui reports errors)
             if is_refusal(exc):  # no such table (an old link): ``ui`` says so, nothing to log
-                return HistoryUi()
+                return HistoryUi(), True
             log.warning("table %s: history read failed", self.table_code, exc_info=True)
-            return last_kept(self.table_code) or HistoryUi()
+            return last_kept(self.table_code) or HistoryUi(), False
 
     def _view_after_failure(self, exc: Exception, who: Any) -> TableUi:
         """What ``ui`` shows when this viewer's snapshot could not be read (``exc``).
@@ -152,7 +221,10 @@ class TableView(rx.State, mixin=True):
             self.me,
             exc_info=exc,
         )
-        schedule_reread(live.tab_of(self).token)
+        token = live.tab_of(self).token
+        if token:
+            _stale_views.add(token)  # the re-read's delta evaluates ui and history again
+        schedule_reread(token)
         last = CACHE.last_good(self.table_code, who)
         if last is None:
             return TableUi()

@@ -18,6 +18,8 @@ from typing import Any, Protocol
 from pifecacheta.rules.cards import Card, Face, sort_by_rank, sort_by_suit
 from pifecacheta.service import MAX_SEATS, TableSnapshot, house_rules_on
 from pifecacheta.state.hints import HintsUi, hints_for
+from pifecacheta.service import MAX_SEATS, TableSnapshot
+from pifecacheta.service.fair_deal import NONE as NO_DEAL
 
 SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
@@ -189,6 +191,12 @@ class TableUi:
     house: list[str] = dataclasses.field(default_factory=list)  # house rules on (service.HOUSE_RULES)
     hints_on: bool = False  # the table has Dicas on (shown to all)
     hints: HintsUi = dataclasses.field(default_factory=HintsUi)  # this seat's own Dicas (state/hints.py)
+    # verifiable deals (service/fair_deal.py): commitment of the round in play, its seed once
+    # the round is over, the commitment of the next deal and whether this seat answered it
+    deal_commitment: str = ""
+    deal_seed: str = ""
+    deal_pending: str = ""
+    deal_answered: bool = False
 
 
 def card_ui(
@@ -262,6 +270,7 @@ def table_ui(snap: TableSnapshot) -> TableUi:
     my_seat = snap.my_seat if snap.my_seat is not None else -1
     infos = {s.seat: s for s in snap.seats}
     hints_on = bool(getattr(snap, "hints", False))  # a snapshot-like value without it: off
+    deal = getattr(snap, "deal", NO_DEAL)  # a snapshot-like value without it: no verifiable deal
     ui = TableUi(
         found=True,
         code=snap.code,
@@ -278,6 +287,10 @@ def table_ui(snap: TableSnapshot) -> TableUi:
         chat=[ChatUi(name=c.name, text=c.text, at=utc_iso(c.at)) for c in snap.chat],
         house=list(house_rules_on(rules)),
         hints_on=hints_on,
+        deal_commitment=deal.commitment,
+        deal_seed=deal.seed,
+        deal_pending=deal.pending,
+        deal_answered=my_seat in deal.pending_from,
     )
     votes = snap.rematch_votes
     if view is None:  # lobby: show free seats up to four

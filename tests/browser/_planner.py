@@ -44,12 +44,13 @@ def connection_score(card, hand, wilds) -> int:
     return s
 
 
-def greedy_game(rules, seats: int, seed: int, *, max_turns: int = 60, announce: bool = False):
+def greedy_game(rules, seats: int, seed: int, *, max_turns: int = 60, announce: bool = False, key_of=None):
     """Play greedily until the first go-out. Returns (final match, [(seat, action), ...]) or None.
 
     ``announce``: in Cacheta, a player announces NA BOA right after a discard leaves them one away.
+    ``key_of``: ``seed -> RoundKey`` for a verifiable deal (service/fair_deal.py), None: integer deal.
     """
-    m = new_match(rules, seats, seed=seed)
+    m = new_match(rules, seats, seed=seed, key=None if key_of is None else key_of(seed))
     log = []
     for _ in range(max_turns):
         seat = m.round.turn
@@ -74,11 +75,19 @@ def greedy_game(rules, seats: int, seed: int, *, max_turns: int = 60, announce: 
 
 
 def find_seed(
-    rules, seats: int, *, out_of_turn: bool, max_actions: int, seeds=range(1, 400), announce: bool = False
+    rules,
+    seats: int,
+    *,
+    out_of_turn: bool,
+    max_actions: int,
+    seeds=range(1, 400),
+    announce: bool = False,
+    key_of=None,
 ):
-    """The first seed whose greedy game ends with a go-out (out of turn or not) within max_actions."""
+    """The first seed whose greedy game ends with a go-out (out of turn or not) within max_actions
+    (``key_of``: as for :func:`greedy_game`)."""
     for seed in seeds:
-        got = greedy_game(rules, seats, seed, announce=announce)
+        got = greedy_game(rules, seats, seed, announce=announce, key_of=key_of)
         if got is None:
             continue
         m, log = got

@@ -7,6 +7,9 @@ test rebuilds the hidden information from the database (``GameTable.match_json``
 log, replayed through the engine from the seed) and checks every frame:
 
 * the seed's decimal digits appear in no frame (raw text);
+* the deal is verifiable (``PIFECACHETA_FAIR_DEAL=1``, service/fair_deal.py): before FIM DA
+  RODADA no frame carries the round seed, in hex or in base64; after it the seed is on every
+  page; the seed committed for the next round is in no frame at all;
 * no card face whose two physical copies both stayed hidden from that viewer for the whole
   round appears as a card value: an exact notation string ("7H", "7H'"), a notation token inside
   a longer string ("... 7H ..."), a ``{"rank": "7", "suit": "H"}`` object, or the spoken name in
@@ -31,6 +34,7 @@ spectators seat 1's ``player_view`` with ``seat=None``, this test fails with
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -40,6 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from _fair import carrying, contribute_fixed, key_of
 from _flows import create_table, join_table
 from _frames import ALL_FACES, Finding, Recorder, all_card_strings, hand_ids, parse_frame, scan_frames
 from _planner import find_seed
@@ -48,10 +53,11 @@ from playwright.sync_api import expect
 
 from pifecacheta.rules import CACHETA_7, Discard, GoOut
 from pifecacheta.rules.cards import Card
+from pifecacheta.service.fair_deal import seed_for_tests
 
 # A distinctive seed range: the planner takes the first seed from here whose greedy game ends
-# with a normal go-out within a few moves (86420456 with today's engine). Eight digits, so the
-# digits check cannot pass or fail by chance on small counters.
+# with a normal go-out within a few moves (dealt verifiably: tests/browser/_fair.py). Eight
+# digits, so the digits check cannot pass or fail by chance on small counters.
 SEED_RANGE = range(86_420_357, 86_420_357 + 400)
 
 
@@ -120,7 +126,7 @@ def rebuild_round(code: str) -> RoundKnowledge:
     from sqlmodel import Session, col, select
 
     from pifecacheta.models import ActionLog, GameTable
-    from pifecacheta.rules import Match, apply, new_match
+    from pifecacheta.rules import Match, RoundKey, apply, new_match
     from pifecacheta.rules.actions import action_from_dict
 
     engine = sa.create_engine(os.environ["PIFECACHETA_DB_URL"])
@@ -159,7 +165,8 @@ def rebuild_round(code: str) -> RoundKnowledge:
     m = None
     for version, seat, entry in log:
         if entry.get("type") == "start":
-            m = new_match(final.rules, final.seats, seed=final.seed)
+            key = RoundKey.from_dict(entry["key"]) if entry.get("key") else None
+            m = new_match(final.rules, final.seats, seed=final.seed, key=key)
             note(m)
         elif m is not None and entry.get("type") not in NOT_ENGINE:
             m = apply(m, seat, action_from_dict(entry))
@@ -259,10 +266,15 @@ def test_scanner_flags_a_crafted_leak() -> None:
 
 # ---- the browser test ---------------------------------------------------------------------------
 def test_no_frame_carries_a_secret(app_harness, new_page) -> None:
-    seed, final_plan, log = find_seed(CACHETA_7, 2, out_of_turn=False, max_actions=16, seeds=SEED_RANGE)
+    seed, final_plan, log = find_seed(
+        CACHETA_7, 2, out_of_turn=False, max_actions=16, seeds=SEED_RANGE, key_of=key_of
+    )
     os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
+    os.environ["PIFECACHETA_FAIR_DEAL"] = "1"
+    round_seed, next_seed = seed_for_tests(seed, 1), seed_for_tests(seed, 2)
     # recorders attach before each page's first navigation: nothing the server sends is missed
     a = new_page()
+    contribute_fixed(a, 0)
     rec_a = Recorder(a)
     create_table(a, app_harness.frontend_url, "Ana", "cacheta7")
     code = re.search(r"/mesa/([^/?#]+)", a.url).group(1)
@@ -271,10 +283,17 @@ def test_no_frame_carries_a_secret(app_harness, new_page) -> None:
     s.goto(a.url)  # a spectator from the waiting room on: opens the link, never sits
     expect(s.locator("#join-name")).to_be_visible()
     b = new_page(locale="es-AR")
+    contribute_fixed(b, 1)
     rec_b = Recorder(b)
     join_table(b, a.url, "Bruno", "es")
     expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
     expect(s.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
+    # the commitment of round 1 is on every screen before the deal; both players contributed
+    for p in (a, b, s):
+        expect(p.locator("#deal-pending")).to_contain_text(hashlib.sha256(round_seed).hexdigest())
+    for p in (a, b):
+        expect(p.locator("#deal-sent")).to_be_visible()
+    expect(s.locator("#deal-sent")).to_have_count(0)  # a spectator has no say in the deal
     a.get_by_role("button", name="COMEÇAR").click()
     wait_my_turn(b, "es")
     expect(s.locator("#status-line")).to_have_text("Você está assistindo à partida.")
@@ -289,7 +308,10 @@ def test_no_frame_carries_a_secret(app_harness, new_page) -> None:
     plan = final_plan.round.result.plan
     if plan.discard is not None:
         log = [*log[:-1], (last_seat, GoOut(discard=plan.discard))]
-    for seat, action in log:
+    before = {}
+    for i, (seat, action) in enumerate(log):
+        if i == len(log) - 1:  # the go-out: everything received until now was before FIM DA RODADA
+            before = {"Ana": len(rec_a.frames), "Bruno": len(rec_b.frames), "spectator": len(rec_s.frames)}
         play(pages[seat], action, langs[seat])
         if isinstance(action, Discard):
             for p in (pages[1 - seat], s):  # the move reached the other screens
@@ -299,6 +321,17 @@ def test_no_frame_carries_a_secret(app_harness, new_page) -> None:
     expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
     expect(b.locator("#round-title")).to_have_text("FIN DE LA RONDA")
     expect(s.locator("#round-title")).to_have_text("FIM DA RODADA")
+    # each player opens REVER A RODADA and VERIFICAR: every step of the replay and the checks
+    # reach the browser, and are scanned with the rest (nothing of the other hand may be there)
+    for p, first in ((a, "Passo 1 de "), (b, "Paso 1 de ")):
+        p.locator("#replay-button").click()
+        expect(p.locator("#replay-position")).to_contain_text(first)
+        p.locator("#replay-last").click()
+        expect(p.locator("#replay-melds")).to_be_visible()
+        p.locator("#replay-close").click()
+        p.locator("#verify-button").click()
+        expect(p.locator("#verify-own")).to_be_visible()
+        p.locator("#verify-close").click()
     # let any trailing delta arrive before the frames are read: until no page got a frame for
     # 0.5 s (one fixed 0.5 s sleep could end before a late delta on a loaded machine, and the
     # scan would then pass without having seen it)
@@ -306,7 +339,16 @@ def test_no_frame_carries_a_secret(app_harness, new_page) -> None:
 
     k = rebuild_round(code)
     assert k.seed == seed and k.final.round.result is not None
+    assert k.final.key == key_of(seed), "the round was not dealt from the commitment and both values"
     frames = {"Ana": rec_a.frames, "Bruno": rec_b.frames, "spectator": rec_s.frames}
+    for p in (a, b, s):  # the seed is revealed at FIM DA RODADA, on every screen
+        expect(p.locator("#deal-seed")).to_contain_text(round_seed.hex())
+    _quiet(s, (rec_a, rec_b, rec_s))
+    for who, fr in frames.items():
+        early = carrying(fr[: before[who]], round_seed)
+        assert not early, f"{who} received the round seed before FIM DA RODADA: frames {early}"
+        assert carrying(fr[before[who] :], round_seed), f"{who} never received the revealed seed"
+        assert not carrying(fr, next_seed), f"{who} received the next round's secret seed"
     for who, fr in frames.items():
         assert len(fr) > 10, (who, len(fr))  # the socket was recorded from the first load
         # the history's lines (with their public cards) were among the frames scanned
@@ -358,3 +400,4 @@ def _restore_seed():
     yield
     if old is not None:
         os.environ["PIFECACHETA_FIXED_SEED"] = old
+    os.environ.pop("PIFECACHETA_FAIR_DEAL", None)

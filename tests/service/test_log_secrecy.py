@@ -36,6 +36,7 @@ def _lines(records: list[logging.LogRecord]) -> list[str]:
 
 def test_a_whole_match_logs_no_secret_seed_or_card(db_engine, clock, caplog, monkeypatch) -> None:
     seed = 8_317_465_290_113  # a seed whose digits cannot be mistaken for a count or a time
+    monkeypatch.setenv("PIFECACHETA_FAIR_DEAL", "1")  # verifiable deals, as in play: round seeds too
     svc = TableService(db_engine, clock=clock, seed_source=lambda: seed, bot_delay=0, round_over_delay=0)
     ana, bia = svc.identify(None, None, "Ana"), svc.identify(None, None, "Bia")
     code = svc.create_table(ana, CACHETA_7)
@@ -78,6 +79,9 @@ def test_a_whole_match_logs_no_secret_seed_or_card(db_engine, clock, caplog, mon
     lines = _lines(caplog.records)
     assert any("illegal" in line for line in lines)  # the refused bot move was logged ...
     secrets_ = [ana.secret, bia.secret, hash_secret(ana.secret), hash_secret(bia.secret), str(seed)]
+    round_seeds = [r["action"]["key"]["seed"] for r in svc.action_log(code) if r["action"].get("key")]
+    assert len(round_seeds) >= 2, "the match was dealt verifiably, round by round"
+    secrets_ += round_seeds
     for line in lines:
         for secret in secrets_:
             assert secret not in line, line

@@ -19,8 +19,9 @@ from reflex_base.vars import ObjectVar, Var
 from reflex_base.vars.function import FunctionStringVar
 
 from pifecacheta.components.cards import card_label
+from pifecacheta.components.table.replay import replay_button
 from pifecacheta.components.table.round_over import result_summary
-from pifecacheta.components.table.shared import T, fill_in
+from pifecacheta.components.table.shared import UI, T, fill_in
 from pifecacheta.state.history_ui import HistoryLineUi, RoundUi
 from pifecacheta.state.table import TableState
 from pifecacheta.state.viewer import ViewerState
@@ -126,6 +127,7 @@ def _past_round(r: ObjectVar[RoundUi]) -> rx.Component:
                 spacing="2",
             ),
             result_summary(r),
+            rx.cond(UI.is_player, replay_button(r.round_number)),  # REVER A RODADA
             spacing="2",
             width="100%",
         ),

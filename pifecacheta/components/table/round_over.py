@@ -21,6 +21,7 @@ from pifecacheta.components.table.shared import (
     lives_word,
     new_table_link,
 )
+from pifecacheta.components.table.verify import deal_panel
 from pifecacheta.state.table import TableState
 from pifecacheta.state.view_model import MeldUi, SeatUi
 
@@ -321,6 +322,7 @@ def round_over_panel() -> rx.Component:
         _result(),
         _lives(),
         *_outcome(),
+        deal_panel(),  # the revealed seed, VERIFICAR, the next deal's commitment
         _footer(),
         spacing="3",
         id="round-over",

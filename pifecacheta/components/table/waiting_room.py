@@ -15,6 +15,7 @@ from pifecacheta.components.focus import HAND_STOP, want_focus
 from pifecacheta.components.my_tables import FOCUS_RING
 from pifecacheta.components.table.messages import message_callout
 from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, fill, new_table_link
+from pifecacheta.components.table.verify import deal_panel
 from pifecacheta.components.table_rules import table_rules
 from pifecacheta.state.table import TableState
 from pifecacheta.state.view_model import SeatUi
@@ -209,6 +210,7 @@ def waiting_room() -> rx.Component:
         rx.text(T["lobby.seats"], weight="bold", role="heading", aria_level=2),
         rx.vstack(rx.foreach(UI.seats, lobby_seat), width="100%", spacing="2"),
         _creator_controls(),
+        deal_panel(),  # the commitment of round 1 and this seat's contribution
         spacing="3",
         style=ROOM_STYLE,
     )

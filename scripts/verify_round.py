@@ -1,0 +1,1 @@
+../pifecacheta/rules/verify_round.py

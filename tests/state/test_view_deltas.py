@@ -1,0 +1,163 @@
+"""Which deltas of a table tab carry (and compute) ``ui`` and ``history``.
+
+``ui`` and ``history`` are cached on the table's change count the tab heard, its viewer and
+its re-read counter (``state/table_view.py``, ``VIEW_DEPS``): a tab's events that change none
+of them (a drag, a hidden message, another state's event such as the turn notices') neither
+read the table nor serialise the view again. Here the deltas are the real ones Reflex builds
+for a tab's real state (``tests/state/_tab.py``), against a real :class:`TableService`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+import reflex as rx
+from _tab import RealTab, _app, use_service
+
+from pifecacheta.rules import CACHETA_7, Draw
+from pifecacheta.service import TableService
+from pifecacheta.state import snapshots, table_view
+from pifecacheta.state.notices import NoticeState
+from pifecacheta.state.snapshots import CACHE
+from pifecacheta.state.table import TableState
+
+UI_KEY = "ui_rx_state_"
+HISTORY_KEY = "history_rx_state_"
+ROUNDS_KEY = "past_rounds_rx_state_"
+
+
+class _Counting:
+    """The real service, counting the snapshot reads that reach it."""
+
+    def __init__(self, svc: TableService) -> None:
+        self.svc = svc
+        self.reads = 0
+        self.fail: Exception | None = None
+        self.projections: list[int] = []
+        self.on_change = svc.on_change
+
+    def snapshot(self, code: str, who: Any) -> Any:
+        return self.snapshots(code, [who])[0]
+
+    def snapshots(self, code: str, whos: Any) -> Any:
+        self.reads += 1
+        if self.fail is not None:
+            raise self.fail
+        return self.svc.snapshots(code, whos)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.svc, name)
+
+
+@pytest.fixture
+def table(db_engine, clock, monkeypatch):
+    """A started Cacheta match of Ana and Bruno; Bruno's tab, which heard change count 1."""
+    monkeypatch.setenv("PIFECACHETA_FIXED_SEED", "11")
+    svc = TableService(db_engine, clock=clock, bot_delay=0)
+    counting = _Counting(svc)
+    use_service(monkeypatch, counting)
+    monkeypatch.setattr(snapshots, "READ_RETRIES", (0, 0))
+    monkeypatch.setattr(table_view, "schedule_reread", lambda token, feed=None: True)
+    projections: list[int] = []  # one entry per evaluation of ui (its projection of the snapshot)
+    real_table_ui = table_view.table_ui
+    monkeypatch.setattr(table_view, "table_ui", lambda snap: projections.append(1) or real_table_ui(snap))
+    counting.projections = projections
+    ana, bruno = svc.identify(None, None, "Ana"), svc.identify(None, None, "Bruno")
+    code = svc.create_table(ana, CACHETA_7)
+    svc.join(code, bruno)
+    svc.start(code, ana)
+    CACHE.clear()
+    yield svc, counting, code, bruno, RealTab(code, bruno, table_version=1)
+    CACHE.clear()
+
+
+def _delta(tab: RealTab, fn: Any = None, cls: type[Any] = TableState) -> dict[str, Any]:
+    """The delta Reflex resolves for the tab after ``fn(state of cls)`` ran under its lock."""
+    out: dict[str, Any] = {}
+
+    async def run() -> None:
+        async with _app().modify_state(rx.BaseStateToken(ident=tab.token, cls=TableState)) as root:
+            state = await root.get_state(cls)
+            if fn is not None:
+                fn(state)
+            delta = await root._get_resolved_delta()
+            root._clean()
+            out.update(delta.get(TableState.get_full_name(), {}))
+
+    asyncio.run(run())
+    return out
+
+
+def test_ui_and_history_come_only_with_a_change_of_the_table(table):
+    svc, counting, code, bruno, tab = table
+    first = _delta(tab, lambda s: setattr(s, "table_version", 2))
+    assert first[UI_KEY].can_draw and first[HISTORY_KEY].version == first[UI_KEY].version
+    reads, projections = counting.reads, len(counting.projections)
+    for fn in (
+        lambda s: setattr(s, "dragging", "7h"),  # a drag starts: nothing about the table
+        lambda s: setattr(s, "message", ""),
+        None,  # a refresh with no change at all
+    ):
+        delta = _delta(tab, fn)
+        assert UI_KEY not in delta and HISTORY_KEY not in delta
+    notice = _delta(tab, lambda s: setattr(s, "permission", "granted"), NoticeState)  # the notices' chatter
+    assert UI_KEY not in notice and HISTORY_KEY not in notice
+    assert counting.reads == reads and len(counting.projections) == projections  # nor evaluated
+    svc.act(code, bruno, Draw(), expected_version=first[UI_KEY].version)
+    after = _delta(tab, lambda s: setattr(s, "table_version", 3))  # the feed's push of the draw
+    assert after[UI_KEY].can_discard and after[UI_KEY].hand_count == first[UI_KEY].hand_count + 1
+    assert len(after[HISTORY_KEY].lines) == len(first[HISTORY_KEY].lines) + 1
+
+
+def test_a_page_load_reads_the_view_again_without_a_change(table):
+    svc, counting, code, bruno, tab = table
+    _delta(tab, lambda s: setattr(s, "table_version", 2))
+    reads = counting.reads
+
+    def load(state: Any) -> None:  # what TableState.load does besides identifying the viewer
+        CACHE.forget_viewer(code, bruno)
+        state._reread_view()
+
+    loaded = _delta(tab, load)
+    assert loaded[UI_KEY].found and counting.reads == reads + 1
+
+
+def test_a_failed_read_is_read_again_by_the_next_delta(table):
+    svc, counting, code, bruno, tab = table
+    good = _delta(tab, lambda s: setattr(s, "table_version", 2))[UI_KEY]
+    counting.fail = RuntimeError("database is locked")
+    svc.act(code, bruno, Draw(), expected_version=good.version)
+    kept = _delta(tab, lambda s: setattr(s, "table_version", 3))[UI_KEY]
+    assert kept == good  # the last good view, not "not found"
+    counting.fail = None
+    reread = _delta(tab)  # the scheduled re-read: a delta with no change (LiveFeed.refresh)
+    assert reread[UI_KEY].can_discard
+    assert UI_KEY not in _delta(tab)  # and only once
+
+
+def test_past_rounds_is_sent_only_when_it_changed(table):
+    svc, counting, code, bruno, tab = table
+    first = _delta(tab, lambda s: setattr(s, "table_version", 2))
+    assert first[ROUNDS_KEY] == []
+    assert ROUNDS_KEY not in _delta(tab, lambda s: setattr(s, "table_version", 3))
+
+
+def test_history_and_past_rounds_share_one_evaluation(table, monkeypatch):
+    svc, counting, code, bruno, tab = table
+    asked: list[int] = []
+    real = table_view.history_for
+
+    async def counted(service: Any, snap: Any) -> Any:
+        asked.append(snap.version)
+        return await real(service, snap)
+
+    monkeypatch.setattr(table_view, "history_for", counted)
+    first = _delta(tab, lambda s: setattr(s, "table_version", 2))
+    assert HISTORY_KEY in first and ROUNDS_KEY in first and len(asked) == 1  # one for both vars
+    _delta(tab, lambda s: setattr(s, "dragging", "7h"))  # past_rounds again: the same evaluation
+    assert len(asked) == 1
+    svc.act(code, bruno, Draw(), expected_version=first[UI_KEY].version)
+    after = _delta(tab, lambda s: setattr(s, "table_version", 3))
+    assert HISTORY_KEY in after and len(asked) == 2
