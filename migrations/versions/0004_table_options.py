@@ -1,7 +1,7 @@
 """table_options: a table's options that are not rules of the game (Dicas)
 
 Revision ID: 0004
-Revises: 0002 (becomes 0003 once the migration numbered 0003 is merged)
+Revises: 0003
 Create Date: 2026-12-01
 """
 

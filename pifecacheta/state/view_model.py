@@ -17,9 +17,8 @@ from typing import Any, Protocol
 
 from pifecacheta.rules.cards import Card, Face, sort_by_rank, sort_by_suit
 from pifecacheta.service import MAX_SEATS, TableSnapshot, house_rules_on
-from pifecacheta.state.hints import HintsUi, hints_for
-from pifecacheta.service import MAX_SEATS, TableSnapshot
 from pifecacheta.service.fair_deal import NONE as NO_DEAL
+from pifecacheta.state.hints import HintsUi, hints_for
 
 SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
