@@ -128,11 +128,19 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=200, help="duplicate deals per line-up (default 200)")
     ap.add_argument("--first", type=int, default=0, help="seed of the first deal (default 0)")
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
-    ap.add_argument("--samples", type=int, default=40, help="search Luna's samples per decision (default 40)")
+    ap.add_argument(
+        "--samples",
+        type=int,
+        default=32,
+        help="search Luna's samples per decision (default 32; 0: the clock, PIFECACHETA_LUNA_MS)",
+    )
     ap.add_argument("--only", default="", help="comma-separated filter on 'game:seats:tested:opponents'")
     ap.add_argument("--json", default="", help="also append each line-up's figures to this file (JSON lines)")
     args = ap.parse_args()
-    os.environ["PIFECACHETA_LUNA_SAMPLES"] = str(args.samples)
+    if args.samples > 0:
+        os.environ["PIFECACHETA_LUNA_SAMPLES"] = str(args.samples)
+    else:  # the clock: PIFECACHETA_LUNA_MS, as the service plays
+        os.environ.pop("PIFECACHETA_LUNA_SAMPLES", None)
     todo = lineups()
     if args.only:
         keys = args.only.split(",")
@@ -141,7 +149,8 @@ def main() -> None:
     start = time.perf_counter()
     print(
         f"{args.deals} duplicate deals per line-up (seeds {args.first}..{args.first + args.deals - 1}, "
-        f"seats rotated), search Luna {args.samples} samples per decision, {args.workers} worker(s)"
+        f"seats rotated), search Luna {args.samples or 'PIFECACHETA_LUNA_MS'} samples per decision, "
+        f"{args.workers} worker(s)"
     )
     head = (
         f"{'game':8} {'seats':>5} {'tested':8} {'vs':8} {'win rate':>8} {'95% CI':>15} {'fair':>5} "

@@ -27,7 +27,7 @@ table's transaction (:mod:`pifecacheta.service.bots`).
 
 **Budget** per decision, settings read at each decision:
 
-- ``PIFECACHETA_LUNA_MS`` (default 120): wall-clock milliseconds of sampling, at least
+- ``PIFECACHETA_LUNA_MS`` (default 100): wall-clock milliseconds of sampling, at least
   ``MIN_SAMPLES`` and at most ``MAX_SAMPLES`` samples (measured on the 2-core machine: p95
   under 250 ms, max under 1 s);
 - ``PIFECACHETA_LUNA_SAMPLES``: a fixed number of samples instead of the clock (benchmarks and
@@ -58,7 +58,7 @@ __all__ = ["Budget", "budget", "choose_action", "MIN_SAMPLES", "MAX_SAMPLES"]
 
 MIN_SAMPLES = 8
 MAX_SAMPLES = 400
-DEFAULT_MS = 120.0
+DEFAULT_MS = 100.0
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,9 @@ __all__ = ["Determinization", "Sampler"]
 #: weight of an unseen card for a seat, per signal touching its face (same rank or a run
 #: neighbour within two): passed on it, threw it, picked it up.
 PASSED, THROWN, PICKED = 0.55, 0.75, 2.5
+#: how much more likely an unknown card that melds with the seat's other cards is, per turn
+#: the seat has played (its discards), and the cap
+STRUCTURE_PER_TURN, STRUCTURE_MAX = 0.4, 3.0
 #: fresh draws per sample of an announced seat's hand, looking for one that is one card away
 #: (2 once some are kept)
 ANNOUNCED_TRIES = 6
@@ -50,6 +53,14 @@ class Determinization:
 
     hands: tuple[tuple[Card, ...], ...]
     stock: tuple[Card, ...]
+
+
+def _near(near: dict[Face, float], face: Face) -> None:
+    """Count one more held card of ``face`` for every face that melds with it (1 for the same
+    rank or a run neighbour, 0.5 two ranks away)."""
+    for g in face_neighbours(face):
+        close = g.suit is not face.suit or abs(g.rank - face.rank) in (1, 12)
+        near[g] = near.get(g, 0.0) + (1.0 if close else 0.5)
 
 
 def _touch(signals: dict[Face, float], face: Face, factor: float) -> None:
@@ -97,6 +108,8 @@ class Sampler:
         for s in self.opponents:
             for c in known[s]:
                 _touch(signals[s], c.face, PICKED)
+        #: per opponent, the turns it played (its discards, on the pile or taken since)
+        self.turns = {s: sum(1 for b in by if b == s) + len(known[s]) for s in self.opponents}
         #: per opponent, the weight of each pool card (same order as ``pool``)
         self.weights = {s: [signals[s].get(c.face, 1.0) for c in self.pool] for s in self.opponents}
         self._plain = {s: frozenset(c for c in known[s] if c.face in view.wilds) for s in self.opponents}
@@ -108,6 +121,34 @@ class Sampler:
         v = self.view
         idx = HandIndex.of(hand, wilds=v.wilds, plain=self._plain[seat], rules=v.rules)
         return bool(idx.outs(idx.full))
+
+    def _kept(self, seat: int, k: int, taken: set[int], w: list[float], rng: random.Random) -> list[int]:
+        """``k`` pool positions for ``seat``'s unknown cards, drawn one by one: each card's
+        weight is its signal weight times ``1 + structure * (cards already drawn or known
+        that meld with it)``, ``structure`` growing with the turns the seat has played
+        (:data:`STRUCTURE_PER_TURN`), since a hand that kept what melds for a while is not a
+        random one."""
+        beta = min(STRUCTURE_MAX, STRUCTURE_PER_TURN * self.turns[seat])
+        avail = [i for i in range(len(self.pool)) if i not in taken]
+        if not beta:
+            keys = sorted(((rng.random() ** (1.0 / w[i]), i) for i in avail), reverse=True)
+            return [i for _, i in keys[:k]]
+        near: dict[Face, float] = {}
+        for c in self.known[seat]:
+            _near(near, c.face)
+        faces = [self.pool[i].face for i in avail]
+        pick: list[int] = []
+        for _ in range(min(k, len(avail))):
+            ws = [w[i] * (1.0 + beta * near.get(f, 0.0)) for i, f in zip(avail, faces, strict=True)]
+            x = rng.random() * sum(ws)
+            j = 0
+            for j, v in enumerate(ws):  # noqa: B007
+                x -= v
+                if x <= 0:
+                    break
+            pick.append(avail.pop(j))
+            _near(near, faces.pop(j))
+        return pick
 
     def _built(self, seat: int, taken: set[int], rng: random.Random) -> list[int]:
         """Pool positions for a hand of ``seat`` built to be one away: random three-card melds
@@ -178,9 +219,7 @@ class Sampler:
                 tries = 2 if self._bank[s] else ANNOUNCED_TRIES
             pick: list[int] = []
             for t in range(tries):
-                keys = [(rng.random() ** (1.0 / w[i]), i) for i in range(len(self.pool)) if i not in taken]
-                keys.sort(reverse=True)
-                pick = [i for _, i in keys[:k]]
+                pick = self._kept(s, k, taken, w, rng)
                 if tries == 1:
                     break
                 if t % 2 == 0:
