@@ -3,8 +3,9 @@
 A bot is a function ``choose_action(view, *, rng) -> Action | None``; it receives only its own
 :class:`~pifecacheta.rules.views.PlayerView` (from ``player_view(match, seat)``), never a
 Match, so it cannot see other hands. None means "nothing to do now" (not its turn, no NA BOA
-to announce). Levels: Tito (friendly, simple), Carmen (careful), Luna (strongest); see
-:mod:`.strategy` for how they decide and ``bench/bench_bots.py`` for their win rates.
+to announce). Levels: Tito (friendly, simple), Carmen (careful), Luna (strongest: a
+determinized search over the cards she cannot see, :mod:`.luna`); see :mod:`.strategy` for
+how Carmen and Tito decide and ``bench/bench_bots.py`` for their win rates.
 
 >>> from pifecacheta.rules import CACHETA_7, new_match, player_view
 >>> m = new_match(CACHETA_7, 3, seed=5)

@@ -18,26 +18,30 @@ from pifecacheta.rules.config import Rules
 from pifecacheta.rules.match import Match, Phase, Round, apply, new_match
 from pifecacheta.rules.views import PlayerView, player_view
 
-from . import BOTS
-from .baselines import greedy, random_legal
+from . import BOTS, luna_v1
+from .baselines import greedy, random_legal, simple
 from .common import Policy
 
 __all__ = ["RoundOutcome", "MatchOutcome", "policy", "play_round", "play_match", "POLICY_NAMES"]
 
-POLICY_NAMES = ("Carmen", "Tito", "Luna", "greedy", "random")
+POLICY_NAMES = ("Carmen", "Tito", "Luna", "luna_v1", "greedy", "simple", "random")
 
 
 def policy(name: str) -> Policy:
-    """The policy called ``name``: a bot of :data:`pifecacheta.bots.BOTS`, "greedy" or "random".
+    """The policy called ``name``: a bot of :data:`pifecacheta.bots.BOTS`, "greedy", "simple",
+    "random", or "luna_v1" (the rules-and-lookahead Luna the search Luna replaced, kept for
+    the head-to-head in ``bench/bench_bots.py``).
 
     Raises:
         KeyError: unknown name.
     """
     if name == "greedy":
         return greedy
+    if name == "simple":
+        return simple
     if name == "random":
         return random_legal
-    fn = BOTS[name]
+    fn = luna_v1.choose_action if name == "luna_v1" else BOTS[name]
 
     def bot(view: PlayerView, rng: random.Random) -> Action | None:
         return fn(view, rng=rng)

@@ -31,7 +31,7 @@ from .common import (
 )
 from .hand import HandIndex
 
-__all__ = ["random_legal", "greedy"]
+__all__ = ["random_legal", "greedy", "simple"]
 
 
 def random_legal(view: PlayerView, rng: random.Random) -> Action | None:
@@ -71,4 +71,32 @@ def greedy(view: PlayerView, rng: random.Random) -> Action | None:
     scored = [(idx.max_cover(idx.full ^ (1 << i)), i) for i, c in enumerate(idx.cards) if c in allowed]
     top_cover = max(s for s, _ in scored)
     choice = rng.choice([i for s, i in scored if s == top_cover])
+    return Discard(idx.cards[choice])
+
+
+def simple(view: PlayerView, rng: random.Random) -> Action | None:
+    """The Gin Rummy "Simple" player (see the module docstring): melds first, then the card
+    in the fewest near-melds goes; no memory of the others' cards, no defence."""
+    if not is_my_turn(view):
+        return off_turn_action(view, announce=True)
+    if view.can_announce:
+        return AnnounceOneAway()
+    if view.phase is Phase.DRAW:
+        return greedy(view, rng)  # the same rule: take only to complete or extend a meld
+    if go_out_plan(view) is not None:
+        return GoOut()
+    idx = HandIndex.of(view.hand, wilds=view.wilds, plain=view.plain, rules=view.rules)
+    allowed = set(allowed_discards(view))
+    near_count = [0] * len(idx.cards)
+    for m in idx.near:
+        for i in range(len(idx.cards)):
+            if m >> i & 1:
+                near_count[i] += 1
+    scored = [
+        ((idx.max_cover(idx.full ^ (1 << i)), -near_count[i] - 4 * (i in idx.wild_positions)), i)
+        for i, c in enumerate(idx.cards)
+        if c in allowed
+    ]
+    top = max(s for s, _ in scored)
+    choice = rng.choice([i for s, i in scored if s == top])
     return Discard(idx.cards[choice])

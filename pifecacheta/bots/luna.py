@@ -1,47 +1,221 @@
-"""Luna: the strongest. Everything Carmen does, plus a one-draw lookahead: each possible discard
-is valued by the expected number of extra melded cards after the next draw, over the cards she
-cannot see (weighted by unseen copies).
+"""Luna: the strongest. She searches over the cards she cannot see.
 
-- Cacheta: live outs weigh more (:data:`STYLE_CACHETA`), since most rounds are won by jumping
-  the queue on someone's discard after NA BOA (seed 000 line 64). She defends only against
-  announced players, who can jump on any discard of an out (the face an announced player last
-  threw is safe against them), and keeps no cards back from the next player's plain pick.
-- Pife: defends against every opponent, since anyone can go out on a discard ("louca", seed
-  000 line 60).
-- Announces NA BOA only when an out is still live: announcing a dead hand only tells the
-  table to be careful.
+Every decision of her own turn that is not settled by the rules is taken by **determinized
+search** (Perfect Information Monte Carlo, as in the Gin Rummy and Skat agents): she deals
+the hidden cards many times in ways consistent with everything public in her own
+:class:`~pifecacheta.rules.views.PlayerView` (:class:`~.sampling.Sampler`: card counts, what
+each seat picked up and still holds, what it threw and passed on, who announced NA BOA),
+plays each choice out on every sample (:func:`~.search.rollout`: who goes out first in the
+next draws, claims of a discard included) and keeps the choice with the best average, the
+rounds nobody finishes within the horizon being valued by Luna v1's hand heuristic
+(:mod:`.luna_v1`, ``LEAF`` per melded card).
 
-``bench/bench_bots.py`` measures her win rate against the baselines."""
+- **Discard**: each card she may throw (seed 000 line 54), valued on the same samples: the
+  chance the throw lets someone go out at once (Pife's louca, line 60; an announced seat
+  jumping the queue or the next seat taking it, lines 54 and 64), her chance to go out first
+  with the 9 cards kept, and the heuristic.
+- **Draw or take**: the top discard is weighed only when it completes or extends a meld
+  ("Dicas", line 43); then taking it (and the best throw after it) is compared with drawing
+  the sample's top stock card (and the throw v1's heuristic picks for that hand).
+- **Go out** whenever the engine allows (line 56: it wins the round); **NA BOA** as Luna v1:
+  when one away and an out is still unseen (line 64).
+
+She reads only her view: the samples are her guesses, the hidden match is never touched
+(``tests/bots/test_luna_search.py`` checks that her choice does not change with the hidden
+cards). The search is pure CPU: the service runs it outside the event loop and outside the
+table's transaction (:mod:`pifecacheta.service.bots`).
+
+**Budget** per decision, settings read at each decision:
+
+- ``PIFECACHETA_LUNA_MS`` (default 100): wall-clock milliseconds of sampling, at least
+  ``MIN_SAMPLES`` and at most ``MAX_SAMPLES`` samples (measured on the 2-core machine: p95
+  under 250 ms, max under 1 s);
+- ``PIFECACHETA_LUNA_SAMPLES``: a fixed number of samples instead of the clock (benchmarks and
+  tests: the same view and rng give the same choice whatever the machine's load).
+"""
 
 from __future__ import annotations
 
+import os
 import random
-from dataclasses import replace
+import time
+from dataclasses import dataclass
 
-from pifecacheta.rules.actions import Action
+from pifecacheta.rules.actions import Action, AnnounceOneAway, Discard, Draw, GoOut, TakeDiscard
+from pifecacheta.rules.cards import Card
 from pifecacheta.rules.config import Mode
+from pifecacheta.rules.match import Phase
 from pifecacheta.rules.views import PlayerView
 
-from .strategy import Style, decide
+from .common import allowed_discards, go_out_plan, index_with_top, is_my_turn, off_turn_action, settled_draw
+from .hand import HandIndex
+from .luna_v1 import STYLE, STYLE_CACHETA
+from .sampling import Determinization, Sampler
+from .search import LEAF, Outs, Seating, opponent_outs, rollout
+from .strategy import Style, Table, _best_discard, _Scorer, wants_announce
 
-__all__ = ["STYLE", "STYLE_CACHETA", "choose_action"]
+__all__ = ["Budget", "budget", "choose_action", "MIN_SAMPLES", "MAX_SAMPLES"]
 
-STYLE = Style(
-    live_weight=2.0,
-    outs_bonus=20.0,
-    outs_weight=5.0,
-    lookahead=2.0,
-    defence=3.0,
-    defend_all=True,
-    take_margin=2.0,
-    announce_needs_live=True,
-    cacheta_announced_only=True,
-)
-
-#: Cacheta: live outs weigh more (jumping the queue after NA BOA wins most rounds).
-STYLE_CACHETA = replace(STYLE, live_weight=3.0, outs_weight=8.0)
+MIN_SAMPLES = 8
+MAX_SAMPLES = 400
+DEFAULT_MS = 100.0
 
 
-def choose_action(view: PlayerView, *, rng: random.Random) -> Action | None:
-    """Luna's action for ``view`` (None: nothing to do now). See :mod:`.strategy`."""
-    return decide(view, STYLE if view.rules.mode is Mode.PIFE else STYLE_CACHETA, rng)
+@dataclass(frozen=True)
+class Budget:
+    """How long one decision may search: ``samples`` fixed (None: use the clock) or ``ms``."""
+
+    samples: int | None
+    ms: float
+
+
+def budget() -> Budget:
+    """The budget from the environment (see the module docstring); bad values fall back to
+    the default."""
+    raw = os.environ.get("PIFECACHETA_LUNA_SAMPLES", "").strip()
+    samples = int(raw) if raw.isdigit() and int(raw) > 0 else None
+    try:
+        ms = float(os.environ.get("PIFECACHETA_LUNA_MS", DEFAULT_MS))
+    except ValueError:
+        ms = DEFAULT_MS
+    return Budget(samples, ms if ms > 0 else DEFAULT_MS)
+
+
+def _style(view: PlayerView) -> Style:
+    return STYLE if view.rules.mode is Mode.PIFE else STYLE_CACHETA
+
+
+def choose_action(view: PlayerView, *, rng: random.Random, limit: Budget | None = None) -> Action | None:
+    """Luna's action for ``view`` (None: nothing to do now); ``limit`` overrides the
+    environment's :func:`budget`. Deterministic for a given view and rng state when the
+    budget is a number of samples."""
+    style = _style(view)
+    if not is_my_turn(view):
+        return off_turn_action(view, announce=wants_announce(view, style))
+    if view.can_announce and wants_announce(view, style):
+        return AnnounceOneAway()
+    lim = limit or budget()
+    srng = random.Random(rng.getrandbits(64))
+    if view.phase is Phase.DRAW:
+        return _draw(view, style, srng, lim)
+    if go_out_plan(view) is not None:
+        return GoOut()
+    return _discard(view, style, srng, lim)
+
+
+class _Search:
+    """The samples of one decision, drawn lazily within the budget."""
+
+    def __init__(self, view: PlayerView, rng: random.Random, lim: Budget) -> None:
+        self.view, self.rng, self.lim = view, rng, lim
+        self.sampler = Sampler(view)
+        self.seating = Seating.of(view)
+        self.active = [s for s in self.sampler.opponents if s in self.seating.after]
+        self.start = time.perf_counter()
+        self.n = 0
+        n_active = len(self.seating.after)
+        self.horizon = max(6, 2 * n_active)
+        assert view.seat is not None
+        self.me = view.seat
+        self.cacheta = view.rules.mode is Mode.CACHETA
+
+    def more(self) -> bool:
+        """Whether another sample fits in the budget."""
+        if self.lim.samples is not None:
+            return self.n < self.lim.samples
+        if self.n < MIN_SAMPLES:
+            return True
+        return self.n < MAX_SAMPLES and (time.perf_counter() - self.start) * 1000 < self.lim.ms
+
+    def next(self) -> tuple[Determinization, dict[int, Outs]]:
+        """A new sample and its opponents' outs."""
+        self.n += 1
+        det = self.sampler.sample(self.rng)
+        return det, opponent_outs(self.view, det, self.active)
+
+    def race(self, det: Determinization, opp: dict[int, Outs], mine: Outs, top_index: int, card: Card) -> int:
+        """+1 / -1 / 0: Luna / another seat / nobody goes out first after her throw of ``card``,
+        the stock read from position ``top_index`` down."""
+        outs = dict(opp)
+        outs[self.me] = mine
+        ann = self.view.announced | ({self.me} if self.cacheta and mine.draw else frozenset())
+        stock = det.stock[: top_index + 1]
+        w = rollout(self.seating, outs, ann, stock, by=self.me, top=card, horizon=self.horizon)
+        return 0 if w is None else (1 if w == self.me else -1)
+
+
+def _discard(view: PlayerView, style: Style, rng: random.Random, lim: Budget) -> Action:
+    """The throw with the best average over the samples (see the module docstring)."""
+    idx = HandIndex.of(view.hand, wilds=view.wilds, plain=view.plain, rules=view.rules)
+    allowed = set(allowed_discards(view))
+    cand = [i for i, c in enumerate(idx.cards) if c in allowed]
+    table = Table(view, style)
+    scorer = _Scorer(idx, table, style)
+    leaf = {i: scorer.value(idx.full ^ (1 << i)) for i in cand}
+    if len(cand) == 1:
+        return Discard(idx.cards[cand[0]])
+    mine = {i: Outs.of(idx, idx.full ^ (1 << i)) for i in cand}
+    search = _Search(view, rng, lim)
+    tally = dict.fromkeys(cand, 0)
+    while search.more():
+        det, opp = search.next()
+        top = len(det.stock) - 1
+        for i in cand:
+            tally[i] += search.race(det, opp, mine[i], top, idx.cards[i])
+    n = max(1, search.n)
+    best = max(cand, key=lambda i: (tally[i] / n + LEAF * leaf[i] / 10.0, -i))
+    return Discard(idx.cards[best])
+
+
+def _draw(view: PlayerView, style: Style, rng: random.Random, lim: Budget) -> Action:
+    """Draw, or take the top discard when it melds and the samples say it pays."""
+    settled = settled_draw(view)
+    if settled is not None:
+        return settled
+    top = view.discard_pile[-1]
+    idx = index_with_top(view)
+    keep = idx.full ^ (1 << (len(idx.cards) - 1))
+    before = idx.max_cover(keep)
+    cand = [i for i, c in enumerate(idx.cards) if c.face != top.face]
+    if max(idx.max_cover(idx.full ^ (1 << i)) for i in cand) <= before:
+        return Draw()  # it neither completes nor extends a meld (seed 000 line 43)
+    table = Table(view, style)
+    scorer = _Scorer(idx, table, style)
+    leaf = {i: scorer.value(idx.full ^ (1 << i)) for i in cand}
+    mine = {i: Outs.of(idx, idx.full ^ (1 << i)) for i in cand}
+    search = _Search(view, rng, lim)
+    tally = dict.fromkeys(cand, 0)
+    drawn = 0.0
+    while search.more():
+        det, opp = search.next()
+        k = len(det.stock) - 1
+        for i in cand:
+            tally[i] += search.race(det, opp, mine[i], k, idx.cards[i])
+        drawn += _drawn_value(view, style, table, search, det, opp, rng)
+    n = max(1, search.n)
+    take = max(tally[i] / n + LEAF * leaf[i] / 10.0 for i in cand)
+    return TakeDiscard() if take > drawn / n else Draw()
+
+
+def _drawn_value(
+    view: PlayerView,
+    style: Style,
+    table: Table,
+    search: _Search,
+    det: Determinization,
+    opp: dict[int, Outs],
+    rng: random.Random,
+) -> float:
+    """The value of drawing in one sample: the sample's top stock card joins the hand, v1's
+    heuristic picks the throw, the rollout goes on from the next card."""
+    if not det.stock:
+        return 0.0
+    x = det.stock[-1]
+    hand = (*view.hand, x)
+    idx = HandIndex.of(hand, wilds=view.wilds, plain=view.plain, rules=view.rules)
+    if idx.max_cover(idx.full) >= len(hand) - 1:
+        return 1.0 + LEAF * 10  # goes out (the bots' index lists every meld the engine accepts)
+    val, i, scorer = _best_discard(idx, table, style, None, rng)
+    mask = idx.full ^ (1 << i)
+    r = search.race(det, opp, Outs.of(idx, mask), len(det.stock) - 2, idx.cards[i])
+    return r + LEAF * scorer.value(mask) / 10.0

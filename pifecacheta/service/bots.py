@@ -2,7 +2,13 @@
 
 A bot plays through the same version-guarded path as people. Its policy
 (``pifecacheta.bots.bot_action``) sees only the bot's own ``player_view``, never the hidden
-``Match``. When only bots still play a round, FIM DA RODADA closes by itself (seed 000
+``Match``. A bot that searches (Luna, ``pifecacheta.bots.offload.SEARCHING``) decides
+*before* the write transaction, on a view read in a read transaction, in the bots' child
+process (``pifecacheta.bots.offload``: no GIL held by the waiting thread, a lower CPU
+priority, a budget that shrinks with the queue); the write transaction then applies that
+action only if the table's version is still the one decided on. So a search of ~100 ms never
+holds the process's write lock (people's moves at every other table would wait for it) nor
+the event loop. When only bots still play a round, FIM DA RODADA closes by itself (seed 000
 line 68): the lowest bot seat still at the table presses PRÓXIMA RODADA.
 """
 
@@ -17,7 +23,7 @@ from typing import NamedTuple
 
 from sqlmodel import Session, col, select
 
-from ..bots import bot_action
+from ..bots import bot_action, offload
 from ..models import GameTable, Seat, TableStatus
 from ..rules import (
     Action,
@@ -96,6 +102,8 @@ class BotDriver:
         # fixed from the start of its match on)
         self._bot_seats: OrderedDict[str, frozenset[int]] = OrderedDict()
         self._bot_seats_lock = threading.Lock()
+        # codes among those of _bot_seats with a searching bot (Luna) seated
+        self._searching: set[str] = set()
 
     def pending_bot_delay(self, code: str) -> float | None:
         """Seconds until a bot should act at ``code`` (0 = now), or None when no bot has to act
@@ -142,11 +150,16 @@ class BotDriver:
         if ld.table.status == TableStatus.LOBBY:
             return
         bots = frozenset(x.seat for x in ld.seats if x.bot is not None)
+        searching = any(x.bot in offload.SEARCHING for x in ld.seats)
         with self._bot_seats_lock:
             self._bot_seats[ld.table.code] = bots
+            if searching:
+                self._searching.add(ld.table.code)
+            else:
+                self._searching.discard(ld.table.code)
             self._bot_seats.move_to_end(ld.table.code)
             while len(self._bot_seats) > self._store.matches.size:
-                self._bot_seats.popitem(last=False)
+                self._searching.discard(self._bot_seats.popitem(last=False)[0])
 
     def _due_at(self, last: datetime, due: BotDue) -> datetime:
         """When the bot ``due`` may act after the table's last move at ``last``: plus the delay."""
@@ -168,6 +181,7 @@ class BotDriver:
         """
         store = self._store
         try:
+            planned = self._plan(code, when_due)
             with store.tx() as s:
                 ld = store.load(s, code)
                 self._learn_seats(ld)
@@ -182,7 +196,15 @@ class BotDriver:
                 assert bot is not None and bot.bot is not None
                 actor = f"bot:{bot.bot}"
                 rng = random.Random(f"{m.seed}:{ld.table.version}:{seat}")
-                action: Action | None = NextRound() if due.closes_round else bot_action(bot.bot, view, rng)
+                action: Action | None
+                if due.closes_round:
+                    action = NextRound()
+                elif bot.bot in offload.SEARCHING:
+                    if planned is None or planned[0] != (ld.table.version, seat):
+                        return False  # the table moved while the bot thought: decide again
+                    action = planned[1]
+                else:
+                    action = bot_action(bot.bot, view, rng)
                 if action is None:
                     log.warning("bot %s at %s: no action", bot.bot, code)
                     return False
@@ -200,6 +222,30 @@ class BotDriver:
             return False
         store.notify(code)
         return True
+
+    def _plan(self, code: str, when_due: bool) -> tuple[tuple[int, int], Action | None] | None:
+        """For a searching bot due at ``code``: ((table version, seat), its action), decided on
+        a read outside the write transaction (:mod:`pifecacheta.bots.offload`); None when no
+        searching bot has to play a turn there now."""
+        store = self._store
+        with self._bot_seats_lock:
+            if code in self._bot_seats and code not in self._searching:
+                return None  # seats are fixed once the match started: no Luna here
+        with store.read() as s:
+            ld = store.load(s, code)
+        self._learn_seats(ld)
+        due = bot_due(ld)
+        if due is None or due.closes_round or ld.match is None:
+            return None
+        if when_due and store.now() < self._due_at(ld.table.last_move_at, due):
+            return None
+        bot = ld.by_index(due.seat)
+        if bot is None or bot.bot not in offload.SEARCHING:
+            return None
+        m = ld.match
+        view = player_view(m, due.seat) if ld.cached is None else ld.cached.view(due.seat)
+        rng = random.Random(f"{m.seed}:{ld.table.version}:{due.seat}")
+        return (ld.table.version, due.seat), offload.decide(bot.bot, view, rng)
 
     def _maybe_announce(
         self, s: Session, ld: Loaded, new: Match, seat: int, name: str, rng: random.Random, version: int

@@ -28,6 +28,12 @@ NAMES = sorted(BOTS)
 OTHER = "2C 4D 6S 8H 10C QD KS 3H 5C"  # a dull hand for the seats not under test
 
 
+@pytest.fixture(autouse=True)
+def _luna_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Luna's tactics with a real search (24 samples, still fast), not the tests' minimum."""
+    monkeypatch.setenv("PIFECACHETA_LUNA_SAMPLES", "24")
+
+
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("rules", [PIFE, CACHETA_7], ids=["pife", "cacheta"])
 def test_takes_the_discard_that_completes_a_run(name: str, rules: Rules) -> None:

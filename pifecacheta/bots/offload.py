@@ -1,0 +1,104 @@
+"""Bot decisions run away from the server's threads: one small pool of child processes.
+
+Luna's search (:mod:`.luna`) is pure Python CPU for about ``PIFECACHETA_LUNA_MS`` per
+decision. Run in one of the server's threads it would hold the GIL for that long in 5 ms
+slices, and the event loop, which handles people's clicks, would queue behind it (and behind
+every other bot thread doing the same). :func:`decide` instead sends the bot's own
+:class:`~pifecacheta.rules.views.PlayerView` (a small picklable value: never the Match) to a
+child process and waits for the answer without holding the GIL:
+
+- ``PIFECACHETA_BOT_PROCESSES`` (default 1) child processes, started on first use with the
+  ``spawn`` method (no fork of a threaded server) and lowered to ``nice`` 10, so a busy
+  server's own work (people's moves, the pages' updates) wins the CPU over the bots; ``0``
+  runs the decision in the calling thread (tests, tools);
+- **the budget shrinks with the queue**: a decision asked while ``k`` others wait gets
+  ``PIFECACHETA_LUNA_MS / (1 + k)`` (at least Luna's minimum of samples), so at many busy
+  tables Luna plays faster and a little weaker instead of falling behind: the processes'
+  CPU stays bounded by their number.
+
+Only bots that search go through the pool (:data:`SEARCHING`); Carmen and Tito decide in a
+millisecond in the caller's thread.
+"""
+
+from __future__ import annotations
+
+import atexit
+import multiprocessing as mp
+import os
+import random
+import threading
+from concurrent.futures import ProcessPoolExecutor
+
+from pifecacheta.rules.actions import Action
+from pifecacheta.rules.views import PlayerView
+
+from . import bot_action, luna
+
+__all__ = ["SEARCHING", "decide", "processes", "shutdown"]
+
+#: bots whose decisions go to the pool
+SEARCHING = frozenset({"Luna"})
+
+_lock = threading.Lock()
+_pool: ProcessPoolExecutor | None = None
+_waiting = 0
+
+
+def processes() -> int:
+    """``PIFECACHETA_BOT_PROCESSES`` (default 1; 0: no pool; bad values: 1)."""
+    raw = os.environ.get("PIFECACHETA_BOT_PROCESSES", "1").strip()
+    return int(raw) if raw.isdigit() else 1
+
+
+def _lower_priority() -> None:
+    """Pool initializer: the children yield the CPU to the server's own process."""
+    try:
+        os.nice(10)
+    except OSError:  # not allowed here: run at the same priority
+        pass
+
+
+def _run(name: str, view: PlayerView, rng: random.Random, limit: luna.Budget | None) -> Action | None:
+    """In the child: the bot's action (Luna with the given budget)."""
+    if name == "Luna":
+        return luna.choose_action(view, rng=rng, limit=limit)
+    return bot_action(name, view, rng)
+
+
+def shutdown() -> None:
+    """Stop the pool's processes (they are started again on the next :func:`decide`)."""
+    global _pool
+    with _lock:
+        pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+atexit.register(shutdown)
+
+
+def decide(name: str, view: PlayerView, rng: random.Random) -> Action | None:
+    """The action of bot ``name`` for ``view`` (as :func:`pifecacheta.bots.bot_action`), a
+    searching bot's in the pool with a budget that shrinks with the queue (module docstring).
+    Blocking: call it from a worker thread, never from the event loop.
+
+    Raises:
+        KeyError: unknown bot name.
+    """
+    global _pool, _waiting
+    n = processes()
+    if name not in SEARCHING or n <= 0:
+        return bot_action(name, view, rng)
+    base = luna.budget()
+    with _lock:
+        if _pool is None:
+            _pool = ProcessPoolExecutor(n, mp_context=mp.get_context("spawn"), initializer=_lower_priority)
+        pool = _pool
+        queued = _waiting
+        _waiting += 1
+    try:
+        limit = base if base.samples is not None else luna.Budget(None, base.ms / (1 + queued / n))
+        return pool.submit(_run, name, view, rng, limit).result()
+    finally:
+        with _lock:
+            _waiting -= 1
