@@ -28,6 +28,7 @@ import os
 import random
 import threading
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from pifecacheta.rules.actions import Action
 from pifecacheta.rules.views import PlayerView
@@ -80,7 +81,8 @@ atexit.register(shutdown)
 def decide(name: str, view: PlayerView, rng: random.Random) -> Action | None:
     """The action of bot ``name`` for ``view`` (as :func:`pifecacheta.bots.bot_action`), a
     searching bot's in the pool with a budget that shrinks with the queue (module docstring).
-    Blocking: call it from a worker thread, never from the event loop.
+    Blocking: call it from a worker thread, never from the event loop. When a child process
+    has died, this decision is made in the calling thread and the next one starts a new pool.
 
     Raises:
         KeyError: unknown bot name.
@@ -98,7 +100,17 @@ def decide(name: str, view: PlayerView, rng: random.Random) -> Action | None:
         _waiting += 1
     try:
         limit = base if base.samples is not None else luna.Budget(None, base.ms / (1 + queued / n))
-        return pool.submit(_run, name, view, rng, limit).result()
+        try:
+            return pool.submit(_run, name, view, rng, limit).result()
+        except BrokenProcessPool:  # a child died (killed, out of memory): a new pool next time
+            with _lock:
+                if _pool is pool:
+                    _pool = None
+            return (
+                luna.choose_action(view, rng=rng, limit=limit)
+                if name == "Luna"
+                else bot_action(name, view, rng)
+            )
     finally:
         with _lock:
             _waiting -= 1

@@ -97,3 +97,24 @@ def test_a_move_decided_on_a_stale_table_is_not_played(db_engine, clock, monkeyp
     monkeypatch.setattr(offload, "decide", real)
     assert svc.bot_step(code)
     assert len(svc.action_log(code)) == before + 1
+
+
+def test_a_dead_child_costs_one_decision_in_the_thread_and_a_new_pool_after() -> None:
+    import os
+    import signal
+
+    m = new_match(PIFE, 3, seed=2)
+    v = player_view(m, m.round.turn)  # type: ignore[union-attr]
+    try:
+        first = offload.decide("Luna", v, random.Random(4))
+        pool = offload._pool
+        assert pool is not None
+        for pid in list(pool._processes):  # the pool's children (CPython's ProcessPoolExecutor)
+            os.kill(pid, signal.SIGKILL)
+        again = offload.decide("Luna", v, random.Random(4))  # the broken pool: decided here
+        assert again == first
+        assert offload._pool is None
+        assert offload.decide("Luna", v, random.Random(4)) == first  # a new pool
+        assert offload._pool is not None and offload._pool is not pool
+    finally:
+        offload.shutdown()
