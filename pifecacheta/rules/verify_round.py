@@ -127,66 +127,168 @@ def _hex(text: Any, what: str) -> bytes:
     return raw
 
 
-def _card_flow(
-    record: dict[str, Any], seed: bytes, contribs: list[tuple[int, bytes]]
-) -> list[tuple[str, bool, str]]:
-    """Replay the round's cards (stock, lixo, hands) from the deal and the actions: each rebuild
-    against the one played, each discard from the hand that made it, the winner's melds and
-    go-out discard against the winner's hand."""
-    checks: list[tuple[str, bool, str]] = []
-    played = record["played"]
-    hands = [list(h) for h in played["hands"]]
-    stock, pile = list(played["stock"]), list[str]()
-    rebuilt: list[list[str]] = [list(x) for x in played.get("rebuilds", [])]
-    no_shuffle = bool(record["rules"].get("rebuild_without_shuffle"))
-    n = 0
-    named: str | None = None  # the card a go-out named as its discard
-    for i, row in enumerate(record["actions"]):
-        seat, act = row["seat"], row["action"]
+class _Flow:
+    """The round's cards and turns replayed from the deal (stdlib only, no rules of melds): the
+    stock, the lixo, every hand, whose turn and which phase (draw, discard, over)."""
+
+    def __init__(self, record: dict[str, Any], seed: bytes, contribs: list[tuple[int, bytes]]) -> None:
+        played = record["played"]
+        self.seats = len(played["hands"])
+        self.active = [int(s) for s in record["active"]]
+        self.hands = [list(h) for h in played["hands"]]
+        self.stock, self.pile = list(played["stock"]), list[str]()
+        self.rebuilt: list[list[str]] = [list(x) for x in played.get("rebuilds", [])]
+        self.no_shuffle = bool(record["rules"].get("rebuild_without_shuffle"))
+        self.cacheta = record["rules"].get("mode") == "cacheta"
+        self.seed, self.contribs = seed, contribs
+        self.n = 0
+        self.turn = self.after(int(record["dealer"]))
+        self.phase = "draw"
+        self.taken: str | None = None
+        self.announced: set[int] = set()
+        self.named: str | None = None  # the card a go-out named as its discard
+        self.checks: list[tuple[str, bool, str]] = []
+
+    def after(self, seat: int) -> int:
+        """The first active seat after ``seat`` in play order (seed 000 line 50)."""
+        return next(
+            s for s in ((seat + i) % self.seats for i in range(1, self.seats + 1)) if s in self.active
+        )
+
+    def rebuild(self) -> None:
+        """The lixo minus its top card becomes the stock (seed 000 line 58), checked against the
+        recorded rebuild."""
+        if len(self.pile) < 2:
+            raise _Bad("draw from an empty stock")
+        self.n += 1
+        n, body = self.n, self.pile[:-1]
+        body = (
+            list(reversed(body))
+            if self.no_shuffle
+            else shuffled(body, self.seed, f"rebuild:{n}", self.contribs)
+        )
+        ok = n <= len(self.rebuilt) and body == self.rebuilt[n - 1]
+        self.checks.append((f"rebuild {n}", ok, "" if ok else "the stock rebuilt differs"))
+        self.stock, self.pile = body, self.pile[-1:]
+
+    def turn_of(self, seat: Any, phase: str) -> int:
+        """``seat``, refused unless it is the seat to move in ``phase``."""
+        if self.phase != phase or seat != self.turn:
+            raise _Bad(f"seat {seat} moved out of turn (seat {self.turn}, {self.phase} phase)")
+        return int(seat)
+
+    def step(self, seat: Any, act: dict[str, Any]) -> None:
+        """Apply one recorded action; raises :class:`_Bad` for one the rules do not allow."""
         kind = act.get("type")
+        if self.phase == "over":
+            raise _Bad(f"{kind} after the end of the round")
         if kind == "draw":
-            if not stock:
-                n += 1
-                body = (
-                    list(reversed(pile[:-1]))
-                    if no_shuffle
-                    else shuffled(pile[:-1], seed, f"rebuild:{n}", contribs)
-                )
-                ok = n <= len(rebuilt) and body == rebuilt[n - 1]
-                checks.append((f"rebuild {n}", ok, "" if ok else f"action {i}: the stock rebuilt differs"))
-                stock, pile = body, pile[-1:]
-            if not stock:
-                return checks + [("actions", False, f"action {i}: draw from an empty stock")]
-            hands[seat].append(stock.pop())
+            s = self.turn_of(seat, "draw")
+            if not self.stock:
+                self.rebuild()
+            self.hands[s].append(self.stock.pop())
+            self.phase, self.taken = "discard", None
         elif kind == "take_discard":
-            if not pile:
-                return checks + [("actions", False, f"action {i}: take from an empty lixo")]
-            hands[seat].append(pile.pop())
+            s = self.turn_of(seat, "draw")
+            if not self.pile:
+                raise _Bad("take from an empty lixo")
+            self.taken = self.pile.pop()
+            self.hands[s].append(self.taken)
+            self.phase = "discard"
         elif kind in ("discard", "go_out"):
+            s = self.turn_of(seat, "discard")
             card = act.get("card") if kind == "discard" else act.get("discard")
-            if card is not None and card not in hands[seat]:
-                return checks + [("actions", False, f"action {i}: seat {seat} did not hold {card}")]
-            if kind == "go_out":  # the go-out discard is checked with the melds below
-                named = card
-            elif card is not None:
-                hands[seat].remove(card)
-                pile.append(card)
-    if len(rebuilt) != n:
-        checks.append(("rebuilds", False, f"{len(rebuilt)} rebuilds recorded, {n} replayed"))
-    result = played.get("result")
-    if result is not None:
+            if kind == "discard" and card is None:
+                raise _Bad("a discard without a card")
+            if card is not None and card not in self.hands[s]:
+                raise _Bad(f"seat {s} did not hold {card}")
+            if card is not None and self.taken is not None and card.rstrip("'") == self.taken.rstrip("'"):
+                raise _Bad(f"seat {s} discarded the card it took from the lixo")
+            if kind == "go_out":
+                self.phase, self.named = "over", card
+                return
+            self.hands[s].remove(card)
+            self.pile.append(str(card))
+            self.turn, self.phase, self.taken = self.after(s), "draw", None
+        elif kind == "announce_one_away":
+            if not self.cacheta or seat not in self.active or len(self.hands[seat]) != HAND_SIZE:
+                raise _Bad(f"seat {seat} cannot announce now")
+            self.announced.add(seat)
+        elif kind in ("resign", "claim_absence"):
+            if seat not in self.active or (kind == "claim_absence" and seat == self.turn):
+                raise _Bad(f"seat {seat} cannot {kind}")
+            self.phase = "over"
+        elif kind == "expire":
+            self.phase = "over"
+        elif kind == "leave_table":
+            if seat in self.active or not isinstance(seat, int) or not 0 <= seat < self.seats:
+                raise _Bad(f"seat {seat} cannot leave the table")
+        else:
+            raise _Bad(f"unknown action {kind!r}")
+
+    def end(self, actions: list[dict[str, Any]], result: dict[str, Any] | None) -> None:
+        """How the round ended against ``played.result``: the winner's melds and discard are
+        exactly its hand (plus the card just discarded, out of turn: lines 60, 64)."""
+        last = actions[-1] if actions else {"seat": None, "action": {}}
+        kind = last["action"].get("type")
+        if result is None:
+            if self.phase != "over" or kind == "go_out":
+                raise _Bad("the round does not end")
+            return
         w = result["winner"]
-        hand = list(hands[w])
-        if result.get("out_of_turn"):  # went out with the card just discarded (lines 60, 64)
-            if not pile:
-                return checks + [("result", False, "no discard to go out with")]
-            hand.append(pile[-1])
+        if result.get("out_of_turn"):
+            if kind != "discard" or self.phase != "draw" or w == last["seat"] or w not in self.active:
+                raise _Bad("no discard to go out with")
+            if self.cacheta and w not in self.announced:
+                raise _Bad(f"seat {w} went out of turn without NA BOA")
+            hand = [*self.hands[w], self.pile[-1]]
+        else:
+            if kind != "go_out" or w != last["seat"] or self.named not in (None, result.get("discard")):
+                raise _Bad(f"seat {w} did not go out")
+            hand = list(self.hands[w])
         melded = [c for meld in result["melds"] for c in meld]
         if result.get("discard") is not None:
             melded.append(result["discard"])
-        ok = sorted(melded) == sorted(hand) and named in (None, result.get("discard"))
-        checks.append(("result", ok, "" if ok else f"the winner's melds are not seat {w}'s hand"))
-    checks.append(("actions", True, f"{len(record['actions'])} actions"))
+        if sorted(melded) != sorted(hand):
+            raise _Bad(f"the winner's melds are not seat {w}'s hand", "result")
+        self.phase = "over"
+
+
+class _Bad(Exception):
+    """An action (or the end) the replay of the round does not allow; ``check``: the failed
+    check's name."""
+
+    def __init__(self, detail: str, check: str = "actions") -> None:
+        super().__init__(detail)
+        self.check = check
+
+
+def _card_flow(
+    record: dict[str, Any], seed: bytes, contribs: list[tuple[int, bytes]]
+) -> list[tuple[str, bool, str]]:
+    """Replay the round's actions from the deal: numbered one after another from the deal's
+    table version, each by the seat whose turn and phase it is, the cards moving from stock and
+    lixo to hands and back, each rebuild against the one played, the end against the result."""
+    flow = _Flow(record, seed, contribs)
+    actions = record["actions"]
+    version = int(record["deal"]["version"])
+    where = "the end"
+    try:
+        for i, row in enumerate(actions):
+            where = f"action {i}"
+            if row["version"] != version + 1 + i:
+                raise _Bad(f"version {row['version']}, not {version + 1 + i}: an action missing or moved")
+            flow.step(row["seat"], row["action"])
+        where = "the end"
+        flow.end(actions, record["played"].get("result"))
+    except _Bad as e:
+        return [*flow.checks, (e.check, False, f"{where}: {e}")]
+    checks = flow.checks
+    if len(flow.rebuilt) != flow.n:
+        checks.append(("rebuilds", False, f"{len(flow.rebuilt)} rebuilds recorded, {flow.n} replayed"))
+    if record["played"].get("result") is not None:
+        checks.append(("result", True, ""))
+    checks.append(("actions", True, f"{len(actions)} actions"))
     return checks
 
 
@@ -195,13 +297,17 @@ def verify(record: dict[str, Any]) -> list[tuple[str, bool, str]]:
 
     Names: ``schema``, ``commitment`` (SHA-256 of the revealed seed), ``deal`` (hands, vira and
     stock recomputed from the seed and contributions equal the ones played), ``rebuild N``,
-    ``rebuilds``, ``result`` (the winner's melds are its hand), ``actions``. A malformed
-    record gives one failed ``record`` check.
+    ``rebuilds``, ``result`` (the winner's melds are its hand), ``actions`` (numbered one after
+    another from ``deal.version``, each by the seat to move in its phase, every card moved from
+    where the replay has it, the round ended as ``played.result`` says). A record of another
+    schema gives the failed ``schema`` check only; a malformed one a failed ``record`` check.
     """
     checks: list[tuple[str, bool, str]] = []
     try:
         ok = record.get("schema") == SCHEMA and record["deal"].get("construction") == CONSTRUCTION
         checks.append(("schema", ok, "" if ok else f"not a {SCHEMA} record of {CONSTRUCTION}"))
+        if not ok:
+            return checks
         d = record["deal"]
         seed = _hex(d["seed"], "seed")
         contribs = [
@@ -222,7 +328,7 @@ def verify(record: dict[str, Any]) -> list[tuple[str, bool, str]]:
         ok = hands == played["hands"] and vira == played.get("vira") and stock == played["stock"]
         checks.append(("deal", ok, "" if ok else "the recomputed deal differs from the one played"))
         checks += _card_flow(record, seed, contribs)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, StopIteration) as e:
         checks.append(("record", False, f"malformed record: {e!r}"))
     return checks
 
@@ -233,8 +339,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(args) != 1:
         print("usage: verify_round.py ROUND_RECORD.json", file=sys.stderr)
         return 2
-    with open(args[0], encoding="utf-8") as fh:
-        record = json.load(fh)
+    try:
+        with open(args[0], encoding="utf-8") as fh:
+            record = json.load(fh)
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        print(f"FAIL record: cannot read {args[0]} as JSON: {e}")
+        return 1
+    if not isinstance(record, dict):
+        print(f"FAIL record: {args[0]} holds a JSON {type(record).__name__}, not a round record object")
+        return 1
     checks = verify(record)
     for name, ok, detail in checks:
         print(f"{'OK  ' if ok else 'FAIL'} {name}{': ' + detail if detail else ''}")

@@ -52,10 +52,12 @@ class RoundNotAvailable(Refusal):
 class PlayedRound:
     """One round of the replayed match: its key, deal, actions and the views after each step.
 
+    ``version``: the table version of the row that dealt it (start, rematch or next_round);
     ``views``: ``(match after the step, logged action or None for the deal)``, oldest first.
     """
 
     number: int
+    version: int
     key: RoundKey | None
     dealer: int
     active: list[int]
@@ -76,7 +78,7 @@ def replay_rounds(entries: list[tuple[int, int | None, dict[str, Any]]], stored:
     first = entries[starts[-1]][2]
     key = RoundKey.from_dict(first["key"]) if first.get("key") is not None else None
     m = new_match(stored.rules, stored.seats, seed=stored.seed, key=key)
-    rounds = [_round_of(m)]
+    rounds = [_round_of(m, entries[starts[-1]][0])]
     for version, seat, entry in entries[starts[-1] + 1 :]:
         if entry.get("type") not in ENGINE_TYPES:
             continue
@@ -84,7 +86,7 @@ def replay_rounds(entries: list[tuple[int, int | None, dict[str, Any]]], stored:
         new = apply(m, seat, action)
         cur = rounds[-1]
         if new.round_number != m.round_number:  # a NextRound dealt the next round
-            rounds.append(_round_of(new))
+            rounds.append(_round_of(new, version))
         elif new.round is not None and m.round is not None and not cur.over:
             row = {"version": version, "seat": seat, "action": entry}
             cur.actions.append(row)
@@ -96,12 +98,12 @@ def replay_rounds(entries: list[tuple[int, int | None, dict[str, Any]]], stored:
     return rounds
 
 
-def _round_of(m: Match) -> PlayedRound:
-    """A :class:`PlayedRound` for the round ``m`` was just dealt."""
+def _round_of(m: Match, version: int) -> PlayedRound:
+    """A :class:`PlayedRound` for the round ``m`` was just dealt, by the row of ``version``."""
     r = m.round
     assert r is not None
     active = [s for s in range(m.seats) if r.hands[s]]
-    return PlayedRound(m.round_number, m.key, m.dealer, active, m, states=[(m, None)])
+    return PlayedRound(m.round_number, version, m.key, m.dealer, active, m, states=[(m, None)])
 
 
 def record_of(code: str, names: list[dict[str, Any]], stored: Match, pr: PlayedRound) -> dict[str, Any]:
@@ -123,6 +125,7 @@ def record_of(code: str, names: list[dict[str, Any]], stored: Match, pr: PlayedR
         "active": pr.active,
         "deal": {
             "construction": CONSTRUCTION,
+            "version": pr.version,
             "commitment": pr.key.commitment,
             "seed": pr.key.seed.hex(),
             "contributions": [{"seat": s, "value": v.hex()} for s, v in pr.key.contributions],

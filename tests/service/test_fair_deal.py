@@ -223,3 +223,72 @@ def test_the_stand_alone_script_passes_a_record_and_fails_a_forged_one(
     draws[1]["action"] = {"type": "take_discard"}  # one action changed: another card in the hand
     bad = run(forged)
     assert bad.returncode == 1 and "FAIL" in bad.stdout, bad.stdout
+
+
+def _failed(record) -> list[str]:
+    return [n for n, ok, _ in verify(record) if not ok]
+
+
+def _renumbered(record, actions):
+    r = copy.deepcopy(record)
+    r["actions"] = [{**a, "version": r["deal"]["version"] + 1 + i} for i, a in enumerate(actions)]
+    return r
+
+
+@pytest.mark.parametrize(("rules", "rebuild"), [(CACHETA_7, True), (PIFE, False)])
+def test_a_missing_extra_or_moved_action_fails(fair: TableService, db_engine, people, rules, rebuild) -> None:
+    """Every single deletion, every swap of two neighbours and every duplicate fails, as logged
+    (a gap in the versions) and renumbered (the card flow and the turns)."""
+    ana, bia = people[0], people[1]
+    code = fair.create_table(ana, rules)
+    fair.join(code, bia)
+    fair.start(code, ana)
+    _play_round(fair, db_engine, code, people, random.Random(3), rebuild=rebuild)
+    record = json.loads(json.dumps(fair.round_record(code, ana, 1)))
+    assert _failed(record) == []
+    acts = record["actions"]
+    assert len(acts) > 10
+    steals = {"announce_one_away"}  # NA BOA moves no card: only its version tells it is gone
+    kinds: set[str] = set()
+    for i, a in enumerate(acts):
+        gone = acts[:i] + acts[i + 1 :]
+        assert _failed({**record, "actions": gone}), f"deleting action {i} passed"
+        if a["action"]["type"] not in steals:
+            assert _failed(_renumbered(record, gone)), f"deleting action {i} (renumbered) passed"
+        kinds.add(a["action"]["type"])
+        twice = acts[: i + 1] + [a] + acts[i + 1 :]
+        assert _failed({**record, "actions": twice}), f"duplicating action {i} passed"
+        if a["action"]["type"] not in steals:
+            assert _failed(_renumbered(record, twice)), f"duplicating action {i} (renumbered) passed"
+    for i in range(len(acts) - 1):
+        swapped = acts[:i] + [acts[i + 1], acts[i]] + acts[i + 2 :]
+        assert _failed({**record, "actions": swapped}), f"swapping actions {i}, {i + 1} passed"
+        if not steals & {acts[i]["action"]["type"], acts[i + 1]["action"]["type"]}:
+            assert _failed(_renumbered(record, swapped)), f"swapping {i}, {i + 1} (renumbered) passed"
+    assert {"draw", "discard"} <= kinds, kinds
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("not json {", "cannot read"),
+        ("[1, 2]", "JSON list"),
+        ('{"schema": 3}', "not a pifecacheta.round-record/1"),
+        (
+            '{"schema": "pifecacheta.round-record/1", "deal": {"construction": "pifecacheta-deal-1"}}',
+            "malformed",
+        ),
+    ],
+)
+def test_the_script_refuses_a_file_that_is_no_record_in_one_line(tmp_path, text, why) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "verify_round.py"
+    path = tmp_path / "record.json"
+    path.write_text(text, encoding="utf-8")
+    out = subprocess.run([sys.executable, str(script), str(path)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and "Traceback" not in out.stderr + out.stdout, out.stderr
+    fails = [line for line in out.stdout.splitlines() if line.startswith("FAIL")]
+    assert len(fails) == 1 and why in fails[0], out.stdout
