@@ -3,7 +3,8 @@ seated people's contributions, hand the deal its :class:`~pifecacheta.rules.Roun
 
 The life of one round's seed (construction ``pifecacheta-deal-1``, rules/verify_round.py):
 
-1. **Commit.** When a table is created, and whenever a round ends, the table gets a
+1. **Commit.** When a table is created, and whenever a round ends with a deal to follow (the
+   next round, or a REVANCHE's first: :func:`deal_follows`), the table gets a
    ``pending_deal`` row: 32 bytes from :func:`secrets.token_bytes` (never derived from another
    round's seed or the match seed) and its SHA-256, the commitment every viewer is shown.
 2. **Contribute.** Each seated person's browser, on seeing a commitment it has not answered,
@@ -40,7 +41,7 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from ..models import PendingDeal
-from ..rules import Action, Match, NextRound, Phase, RoundKey
+from ..rules import Action, Match, NextRound, Phase, RoundKey, Termination
 from ..settings import fixed_seed_from_env
 
 _PENDING_TABLE: sa.Table = PendingDeal.__table__  # type: ignore[attr-defined]
@@ -187,6 +188,19 @@ def round_ended(old: Match, new: Match) -> bool:
         and new.round.phase in OVER
         and (old.round is None or old.round.phase not in OVER)
     )
+
+
+def deal_follows(old: Match, new: Match) -> bool:
+    """True when the round just ended (:func:`round_ended`) and a deal can follow it, so a
+    commitment is worth making: the match goes on (PRÓXIMA RODADA), or it ended with a go-out
+    or the last with lives and nobody left the table (a REVANCHE may deal, seed 000 line 70).
+    After a resignation, a claimed absence or an expiry no deal follows."""
+    if not round_ended(old, new):
+        return False
+    if new.outcome is None:
+        return True
+    normal = new.outcome.termination in (Termination.GONE_OUT, Termination.LAST_WITH_LIVES)
+    return normal and not new.left
 
 
 def deal_info(conn: sa.Connection, table_id: int, match: Match | None, seats: Mapping[str, int]) -> DealInfo:

@@ -438,7 +438,7 @@ class Store:
         * status ``finished`` and no rematch votes when the match just ended;
         * the seat marked ``left`` for a ``LeaveTable``;
         * the waiting deal spent by a keyed NextRound, the next one committed
-          (fair_deal.open_pending) when the round just ended.
+          (fair_deal.open_pending) when the round just ended and a deal can follow.
 
         Returns the new table version; raises StaleVersion.
         """
@@ -461,7 +461,7 @@ class Store:
             )
         if isinstance(action, NextRound) and action.key is not None:
             fair_deal.consume(s, t.id)  # its key is the new round's: the commitment is spent
-        if fair_deal.round_ended(old, new) and self.verifiable():
+        if fair_deal.deal_follows(old, new) and self.verifiable():
             fair_deal.open_pending(s, t.id, now, new.round_number + 1)
         expected = t.version if expected_version is None else expected_version
         return self.save(s, t, expected, action.to_dict(), seat=seat, actor=actor, match=new, **values)

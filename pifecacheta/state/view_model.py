@@ -468,7 +468,8 @@ def choose_result_texts(ui: ResultTexts) -> None:
     if ui.has_result:
         if ui.result_out_of_turn:
             ui.result_banner_key = "banner.louca" if ui.mode == "pife" else "banner.jump"
-        ui.result_headline_key = "round.with_ten" if ui.result_with_ten else "round.went_out"
+        ten = ui.result_with_ten and ui.mode == "cacheta"  # "bater com 10" is Cacheta's (seed 000 line 21)
+        ui.result_headline_key = "round.with_ten" if ten else "round.went_out"
         if ui.result_has_taken:
             ui.result_taken_key = "round.took_card_from" if ui.result_discarder else "round.took_card"
 

@@ -1,7 +1,8 @@
 """The verifiable deal on screen: the commitments, this browser's contribution, VERIFICAR.
 
 :func:`deal_panel` goes in the waiting room and in FIM DA RODADA (the moments a deal is
-waiting): the commitment of the next deal (``#deal-pending``), at FIM DA RODADA the round's
+waiting): the commitment of the next deal (``#deal-pending``; once the match is decided, of
+the REVANCHE's first deal), at FIM DA RODADA the round's
 commitment and its revealed seed (``#deal-seed``), the hidden hook that sends this seat's
 contribution, and VERIFICAR, which opens :func:`verify_dialog` (``#verify-dialog``).
 """
@@ -81,7 +82,14 @@ def deal_panel() -> rx.Component:
                     width="100%",
                 ),
             ),
-            rx.cond(UI.deal_pending != "", _hex(T["deal.pending"], UI.deal_pending, "deal-pending")),
+            rx.cond(  # a decided match has no next round: the waiting deal is a REVANCHE's
+                UI.deal_pending != "",
+                _hex(
+                    rx.cond(UI.match_decided, T["deal.pending_rematch"], T["deal.pending"]),
+                    UI.deal_pending,
+                    "deal-pending",
+                ),
+            ),
             rx.cond(
                 UI.is_player & (UI.deal_pending != "") & answered,
                 rx.text(T["deal.sent"], size="2", id="deal-sent", role="status"),
