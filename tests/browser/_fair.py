@@ -22,8 +22,10 @@ FIXED_CONTRIBUTION = (
     " window.crypto.getRandomValues = (a) => (a instanceof Uint8Array && a.length === 32)"
     " ? a.fill(v) : real(a); })()"
 )
-# where the feature's screenshots go (env PIFECACHETA_SHOTS, else tests/browser/screenshots)
-SHOTS = Path(os.environ.get("PIFECACHETA_SHOTS", Path(__file__).parent / "screenshots"))
+# where the feature's screenshots go (env PIFECACHETA_SHOTS, else screenshots/fair_deal beside
+# the other browser shots)
+_DEFAULT_SHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "fair_deal"
+SHOTS = Path(os.environ.get("PIFECACHETA_SHOTS", _DEFAULT_SHOTS))
 
 
 def contribute_fixed(page, seat: int) -> None:
