@@ -2,9 +2,10 @@
 
 :meth:`ReplayState.open_replay` reads the round's steps once (one player view of the viewer's
 own seat per action: own hand, the lixo, the stock and hand counts, who is NA BOA) and the
-buttons and the slider move through them in the browser's state. A step names only what was
-public at that moment: the actor, the card discarded or taken from the lixo (never a card drawn
-from the stock), and at the last step the winner's melds (seed 000 line 68).
+buttons and the slider move through them in the browser's state; the round's vira and wild
+(Cacheta) come from its deal. A step names only what was public at that moment: the actor, the
+card discarded or taken from the lixo (never a card drawn from the stock), and at the last step
+the winner's melds (seed 000 line 68).
 """
 
 from __future__ import annotations
