@@ -17,7 +17,7 @@ from __future__ import annotations
 import reflex as rx
 
 from pifecacheta import live
-from pifecacheta.components.common import connection_notice
+from pifecacheta.components.common import connection_notice, toaster
 from pifecacheta.components.reflex_private import quiet_unknown_events, replace_overlay
 from pifecacheta.gc_tuning import gc_tuning_task
 from pifecacheta.live.cluster import build_feed, run_feed, run_once_per_cluster
@@ -66,6 +66,7 @@ async def background() -> None:
 app = rx.App(  # the theme: rxconfig.py (RadixThemesPlugin)
     html_lang="pt",  # the default language; DocumentState.sync_language sets the viewer's
     backend_exception_handler=backend_exception_handler,  # a malformed event: a clear refusal
+    toaster=toaster(),  # its region named in the viewer's language (components/common.py)
     # assets/focus.css: the focus ring of every control (WCAG 2.4.7); assets/table.css: the
     # table's layout around the felt on a wide screen and its motion
     stylesheets=["/focus.css", "/table.css"],

@@ -24,12 +24,15 @@ def test_a_card_in_the_hand_is_found_by_its_id():
 
 def test_the_keeper_is_installed_once_and_falls_back_to_the_round_title_then_the_hand():
     keeper = focus._KEEPER
-    assert keeper.startswith("((fallback, wantMs) => { if (window.pfcWantFocus) return;")
+    assert keeper.startswith("((fallback, wantMs, playing) => { if (window.pfcWantFocus) return;")
     assert json.dumps(list(focus.FALLBACK)) in keeper and str(focus.WANT_MS) in keeper
     assert focus.FALLBACK[:2] == (focus.ROUND_TITLE, focus.HAND_STOP)
     # a key or a pointer press of the player's own cancels a pending request
     assert "addEventListener('keydown', () => { want = null; pointer = false; }, true)" in keeper
     assert "addEventListener('pointerdown', () => { want = null; pointer = true; }, true)" in keeper
+    # FIM DA RODADA coming after a round in play (IN_PLAY) takes the focus, whoever ended it
+    assert keeper.endswith(f"{json.dumps(focus.IN_PLAY)})") and focus.FALLBACK[0] == focus.ROUND_TITLE
+    assert "if (!title && document.querySelector(playing)) played = true;" in keeper
     # after a pointer press the focus moves without scrolling the page
     assert "el.focus({preventScroll: pointer})" in keeper
     # installed as the page mounts, in the browser (no event to the server)

@@ -138,6 +138,13 @@ def toast_style(**extra: str) -> dict[str, str]:
     }
 
 
+def toaster() -> rx.Component:
+    """Reflex's toast provider (sonner's Toaster, the app's ``toaster=``) with its region named
+    in the viewer's language ("Avisos"): sonner's ``customAriaLabel`` replaces its English
+    "Notifications alt+T", which Reflex 0.10.1's ``rx.toast.provider`` has no prop for."""
+    return rx.toast.provider(custom_attrs={"customAriaLabel": ViewerState.t["toast.region"]})  # type: ignore[no-any-return]
+
+
 def connection_notice() -> rx.Component:
     """While the page has no connection to the server: a notice in the player's language.
 

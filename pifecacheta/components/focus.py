@@ -11,7 +11,12 @@ things keep it on a sensible element, both run in the browser:
 - :func:`focus_keeper` (once on the page) watches the page: the element asked for gets the
   focus as soon as it is there (within :data:`WANT_MS`); and when the focused element is
   removed or disabled by a live update that nobody asked for (another player's BATER, a
-  PRÓXIMA RODADA pressed elsewhere), the focus goes to the first of :data:`FALLBACK` on the page.
+  PRÓXIMA RODADA pressed elsewhere), the focus goes to the first of :data:`FALLBACK` on the page;
+- when FIM DA RODADA (:data:`ROUND_TITLE`) comes on a page that showed a round in play
+  (:data:`IN_PLAY`), whoever's move ended it, the focus goes to its title (unless it is in an
+  open dialog). The rule above misses
+  that case: the viewer's own hand stays on the page under FIM DA RODADA, so a focused card of
+  it is neither removed nor disabled and the focus would stay there, under the round's end.
 
 A key press or a pointer press of the player's own cancels a pending request: the focus never
 jumps away from where the player has since moved it. After a tap or a click the focus moves
@@ -42,11 +47,14 @@ DRAWN_CARD = "#hand .hand-card:has(.drawn-mark)"
 ROUND_TITLE = "#round-title"
 """FIM DA RODADA / FIM DA PARTIDA (focusable by script: ``tabindex=-1``)."""
 
+IN_PLAY = '[data-testid="stock"]'
+"""The stock: on the page while a round is in play (FIM DA RODADA replaces it)."""
+
 FALLBACK: tuple[str, ...] = (ROUND_TITLE, HAND_STOP, "#start-button", '[data-testid="stock"]', "#status-line")
 """Where a focus lost to a live update goes: the first of these selectors on the page."""
 
 _KEEPER = (
-    "((fallback, wantMs) => { if (window.pfcWantFocus) return;"
+    "((fallback, wantMs, playing) => { if (window.pfcWantFocus) return;"
     " let want = null; let last = null; let pointer = false;"
     " const usable = (el) => el && !el.disabled && el.isConnected && el.getClientRects().length > 0;"
     " const pick = (sels) => { for (const s of sels) { if (!s) continue;"
@@ -57,7 +65,13 @@ _KEEPER = (
     " document.addEventListener('pointerdown', () => { want = null; pointer = true; }, true);"
     " const go = (el) => { if (document.activeElement !== el) el.focus({preventScroll: pointer}); };"
     " document.addEventListener('focusin', (e) => { last = e.target; });"
+    " let played = false;"
     " const check = () => {"
+    " const title = document.querySelector(fallback[0]);"
+    " if (title && played && usable(title)) { played = false; const a = document.activeElement;"
+    " if (!(a && a.closest && a.closest('[role=dialog],[role=alertdialog]'))) {"
+    " want = null; last = title; go(title); return; } }"
+    " if (!title && document.querySelector(playing)) played = true;"
     " if (want) { if (Date.now() > want.until) { want = null; } else { const el = pick(want.sels);"
     " if (el) { want = null; last = el; go(el); return; } } }"
     " const a = document.activeElement;"
@@ -68,7 +82,7 @@ _KEEPER = (
     " requestAnimationFrame(() => { queued = false; check(); }); })"
     ".observe(document.body, {subtree: true, childList: true, attributes: true,"
     " attributeFilter: ['disabled', 'tabindex']});"
-    f" }})({json.dumps(list(FALLBACK))}, {WANT_MS})"
+    f" }})({json.dumps(list(FALLBACK))}, {WANT_MS}, {json.dumps(IN_PLAY)})"
 )
 """The keeper's script (installed once per page; a second call does nothing)."""
 

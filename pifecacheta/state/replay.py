@@ -2,9 +2,10 @@
 
 :meth:`ReplayState.open_replay` reads the round's steps once (one player view of the viewer's
 own seat per action: own hand, the lixo, the stock and hand counts, who is NA BOA) and the
-buttons and the slider move through them in the browser's state. A step names only what was
-public at that moment: the actor, the card discarded or taken from the lixo (never a card drawn
-from the stock), and at the last step the winner's melds (seed 000 line 68).
+buttons and the slider move through them in the browser's state; the round's vira and wild
+(Cacheta) come from its deal. A step names only what was public at that moment: the actor, the
+card discarded or taken from the lixo (never a card drawn from the stock), and at the last step
+the winner's melds (seed 000 line 68).
 """
 
 from __future__ import annotations
@@ -56,6 +57,33 @@ class StepUi:
     melds: list[MeldUi] = dataclasses.field(default_factory=list)
 
 
+@dataclasses.dataclass
+class ViraUi:
+    """The round's vira and the wild it makes (Cacheta, public from the deal: seed 000 line 60);
+    ``has_vira`` False in Pife. ``has_wild_other``: the house rule "coringa da mesma cor"."""
+
+    has_vira: bool = False
+    vira: CardUi = dataclasses.field(default_factory=CardUi)
+    wild: CardUi = dataclasses.field(default_factory=CardUi)
+    has_wild_other: bool = False
+    wild_other: CardUi = dataclasses.field(default_factory=CardUi)
+
+
+def vira_ui(view: PlayerView) -> ViraUi:
+    """The :class:`ViraUi` of the round ``view`` belongs to (the vira is the same at every step)."""
+    ui = ViraUi()
+    if view.vira is None:
+        return ui
+    wilds = frozenset(view.wilds)
+    face = view.vira.face.next
+    ui.has_vira, ui.vira = True, card_ui(view.vira)
+    ui.wild = card_ui(Card(face.rank, face.suit), wilds=wilds)
+    other = sorted(f for f in wilds if f != face)
+    if other:
+        ui.has_wild_other, ui.wild_other = True, card_ui(Card(other[0].rank, other[0].suit), wilds=wilds)
+    return ui
+
+
 def step_ui(
     view: PlayerView,
     before: PlayerView | None,
@@ -103,6 +131,7 @@ class ReplayState(rx.State):
     replay_open: bool = False
     replay_round: int = 0
     steps: list[StepUi] = []
+    vira: ViraUi = ViraUi()
     index: int = 0
     replay_error: str = ""  # catalog key of a refusal
 
@@ -120,7 +149,7 @@ class ReplayState(rx.State):
     async def open_replay(self, round_number: int) -> None:
         """REVER A RODADA: read round ``round_number``'s steps for this viewer, show the deal."""
         self.replay_open, self.replay_round, self.replay_error = True, int(round_number), ""
-        self.steps, self.index = [], 0
+        self.steps, self.index, self.vira = [], 0, ViraUi()
         table = await self.get_state(TableState)
         code, who = table.table_code, table._who()
         try:
@@ -137,6 +166,8 @@ class ReplayState(rx.State):
             out.append(step_ui(st.view, before, st.seat, st.action, names))
             before = st.view
         self.steps = out
+        if steps:
+            self.vira = vira_ui(steps[0].view)
 
     @rx.event
     def go(self, where: str) -> None:

@@ -6,6 +6,9 @@ Ana plays in the browser with keys only: Tab / Shift+Tab to reach a control, Ent
 press it, the arrows in the hand. The page counts every pointer and mouse event it gets; the
 test ends with none. Bruno plays through the app's own service (AppHarness runs the backend in
 this process) by a planned greedy game (``_planner.greedy_game``) in which Ana goes out.
+
+Against the bots (seeded deal, the sweeper driven fast): a bot ending the round, on its turn or
+out of turn, moves Ana's focus from her hand to FIM DA RODADA's title.
 """
 
 from __future__ import annotations
@@ -161,3 +164,63 @@ def test_a_cacheta_round_played_by_keyboard_alone_keeps_the_focus(app_harness, n
     expect(a.locator(HAND_STOP)).to_be_focused()
     shot(a, "a11y_focus_next_round_hand")
     assert a.evaluate("window.pfcPointerEvents") == 0
+
+
+def _bots_turn_by_keys(page: Page) -> bool:
+    """Ana's turn against the bots: COMPRAR; BATER when the ten cards go out (True); else the
+    least connected card discarded by keys from the hand (the focus stays in the hand)."""
+    from _planner import least_connected
+
+    from pifecacheta.rules.cards import Card
+    from pifecacheta.rules.solver import best_go_out
+
+    page.get_by_role("button", name="COMPRAR", exact=True).click()
+    expect(hand(page)).to_have_count(10)
+    ids = hand(page).evaluate_all("els => els.map(e => e.id)")
+    cards = [Card.parse(i[len("card-") :]) for i in ids]
+    wild = Card.parse(page.get_by_test_id("wild").locator("[data-card]").get_attribute("data-card"))
+    if best_go_out(cards, wilds=frozenset({wild.face})) is not None:
+        page.get_by_role("button", name="BATER", exact=True).click()
+        return True
+    pos = ids.index(f"card-{least_connected(cards, frozenset({wild.face}))}")
+    page.locator(HAND_STOP).focus()
+    page.keyboard.press("Home")
+    for _ in range(pos):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator(f"#hand-pos-{pos}")).to_be_focused()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")  # discarded: a bot may go out at once, out of turn too
+    return False
+
+
+def test_a_bot_ending_the_round_moves_the_focus_to_fim_da_rodada(app_harness, new_page):
+    """Ana's focus is on a card of her hand (her discard by keys left it there) when a bot goes
+    out: the focus goes to FIM DA RODADA's title, though her hand stays on the page."""
+    from _flows import create_table, fast_bots
+
+    os.environ["PIFECACHETA_FIXED_SEED"] = "3"
+    with fast_bots() as fast:
+        if not fast:
+            pytest.skip("the app's service runs in another process")
+        a = new_page()
+        create_table(a, app_harness.frontend_url, "Ana", "cacheta7")
+        a.get_by_role("button", name="COMPLETAR COM ROBÔS").click()
+        expect(a.locator(".lobby-seat").filter(has_text="Luna")).to_be_visible()
+        a.get_by_role("button", name="COMEÇAR").click()
+        title = a.locator("#round-title")
+        for _ in range(8):  # rounds, until one a bot ends
+            ana_went_out = False
+            while not ana_went_out:
+                expect(a.get_by_role("button", name="COMPRAR").or_(title)).to_be_enabled(timeout=30_000)
+                if title.count():
+                    break
+                ana_went_out = _bots_turn_by_keys(a)
+            expect(title).to_have_text("FIM DA RODADA")
+            expect(title).to_be_focused()
+            if not ana_went_out:
+                expect(a.locator("#round-over")).not_to_contain_text("Ana bateu")
+                expect(hand(a).first).to_be_visible()  # the hand is still there, under the title
+                return
+            a.get_by_role("button", name="PRÓXIMA RODADA").click()
+            expect(title).to_have_count(0)
+        raise AssertionError("Ana went out in every round")

@@ -1,9 +1,10 @@
 """REVER A RODADA: a finished round step by step as this viewer saw it (state/replay.py).
 
 :func:`replay_button` opens :func:`replay_dialog` (``#replay-dialog``) on one round: the step's
-words (announced to screen readers), the viewer's own hand, the lixo's top card, the stock and
-every seat's card count with NA BOA, and at the last step the winner's melds. First, back,
-next, last (``#replay-first`` ...) and a slider (``#replay-slider``) move through the steps.
+words (announced to screen readers), the viewer's own hand, the lixo's top card, the stock, the
+vira and the wild (Cacheta), every seat's card count with NA BOA, and at the last step the
+winner's melds. First, back, next, last (``#replay-first`` ...) and a slider (``#replay-slider``,
+named, its value "Passo 3 de 31") move through the steps.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pifecacheta.state.replay import ReplayState, SeatStepUi
 from pifecacheta.state.view_model import MeldUi
 
 STEP = ReplayState.step
+VIRA = ReplayState.vira
 
 
 def replay_button(round_number: Any, button_id: str | None = None) -> rx.Component:
@@ -79,13 +81,31 @@ def _controls() -> rx.Component:
             justify="center",
             width="100%",
         ),
-        rx.slider(
-            value=[ReplayState.index],
-            min=0,
-            max=ReplayState.last,
-            step=1,
-            on_change=ReplayState.seek,
-            aria_label=T["replay.slider"],
+        rx.box(
+            # a native range input, not rx.slider: Radix Themes' Slider gives its thumb (the
+            # element with role slider) neither a name nor a value text of the caller's
+            # debounced: the keys' steps are kept in the browser while the server's answers
+            # come (a controlled input would snap back to the old step between two presses)
+            rx.debounce_input(
+                rx.el.input(
+                    type="range",
+                    min=0,
+                    max=ReplayState.last,
+                    step=1,
+                    value=ReplayState.index,
+                    on_change=ReplayState.seek,
+                    aria_label=T["replay.slider"],
+                    aria_valuetext=_position(),
+                    role="slider",  # its implicit role, said for the selectors that look for it
+                    id="replay-range",
+                    style={
+                        "width": "100%",
+                        "accent_color": "var(--amber-9)",
+                        "&:focus-visible": {"outline": "2px solid var(--focus-8)", "outline_offset": "2px"},
+                    },
+                ),
+                debounce_timeout=60,
+            ),
             id="replay-slider",
             width="100%",
         ),
@@ -94,14 +114,46 @@ def _controls() -> rx.Component:
     )
 
 
-def _step() -> rx.Component:
-    """What the viewer saw at the step on screen."""
-    words = rx.cond(STEP.name != "", fill_in(T[STEP.text_key], "{name}", STEP.name), T[STEP.text_key])
-    position = fill_in(
+def _position() -> Any:
+    """The step on screen and the number of steps, "Passo 3 de 31" (a string Var)."""
+    return fill_in(
         fill_in(T["replay.step"], "{i}", (ReplayState.index + 1).to_string()),  # type: ignore[attr-defined]
         "{n}",
         (ReplayState.last + 1).to_string(),
     )
+
+
+def _labelled(card: Any, label_key: str, box_id: str) -> rx.Component:
+    """A small card face after its caption (the vira, the wild)."""
+    return rx.hstack(  # type: ignore[no-any-return]
+        rx.text(T[label_key], size="2"),
+        card_face(card, size="sm"),
+        align="center",
+        spacing="1",
+        id=box_id,
+    )
+
+
+def _vira() -> rx.Component:
+    """Cacheta: the round's vira and the wild it makes (two wilds with "coringa da mesma cor"),
+    public from the deal (nothing in Pife)."""
+    return rx.cond(  # type: ignore[no-any-return]
+        VIRA.has_vira,
+        rx.hstack(
+            _labelled(VIRA.vira, "table.vira", "replay-vira"),
+            _labelled(VIRA.wild, "table.wild", "replay-wild"),
+            rx.cond(VIRA.has_wild_other, _labelled(VIRA.wild_other, "table.wild", "replay-wild-other")),
+            align="center",
+            spacing="3",
+            wrap="wrap",
+        ),
+    )
+
+
+def _step() -> rx.Component:
+    """What the viewer saw at the step on screen."""
+    words = rx.cond(STEP.name != "", fill_in(T[STEP.text_key], "{name}", STEP.name), T[STEP.text_key])
+    position = _position()
     return rx.vstack(  # type: ignore[no-any-return]
         rx.text(position, size="1", id="replay-position"),
         rx.hstack(
@@ -132,6 +184,7 @@ def _step() -> rx.Component:
             wrap="wrap",
             id="replay-lixo",
         ),
+        _vira(),
         rx.vstack(rx.foreach(STEP.seats, _seat), spacing="1", id="replay-seats"),
         rx.cond(
             STEP.winner != "",

@@ -1,0 +1,112 @@
+"""A round ended by the other player's move, read by keyboard and screen reader, in pt and es:
+the focus leaves the viewer's hand for FIM DA RODADA's title (WCAG 2.4.3), REVER A RODADA's
+slider has a name and a value text and the replay shows the vira and the wild, and the page's
+toast region has a name in the page's language (not sonner's English "Notifications alt+T").
+
+Ana (pt, desktop) and Bruno (es, phone) play a planned verifiable Cacheta round (REVER A RODADA
+reads its record) in which the winner goes out on their turn; the other one's focus is on a
+card of their own hand, moved there by the arrows, when the winner's BATER / CERRAR lands.
+"""
+
+from __future__ import annotations
+
+import os
+
+from _fair import contribute_fixed, key_of
+from _flows import create_table, join_table
+from _planner import find_seed
+from _replay import play, wait_my_turn
+from playwright.sync_api import Page, expect
+
+from pifecacheta.rules import CACHETA_7, GoOut
+
+SEEDS = range(55_100, 55_500)
+HAND_STOP = '#hand .hand-card[tabindex="0"]'
+WORDS = {
+    "pt": {
+        "title": "FIM DA RODADA",
+        "slider": "Passo da rodada",
+        "step": "Passo",
+        "vira": "Vira",
+        "wild": "Coringa",
+    },
+    "es": {
+        "title": "FIN DE LA RONDA",
+        "slider": "Paso de la ronda",
+        "step": "Paso",
+        "vira": "Volteada",
+        "wild": "Comodín",
+    },
+}
+
+
+def _toast_region_named(page: Page) -> None:
+    """The page has one toast region, named "Avisos", and none in English."""
+    expect(page.get_by_role("region", name="Avisos", exact=True)).to_have_count(1)
+    expect(page.get_by_role("region", name="Notifications", exact=False)).to_have_count(0)
+    assert "Notifications" not in page.locator("body").aria_snapshot()
+
+
+def _replay_named(page: Page, lang: str, vira: str, wild: str) -> None:
+    """REVER A RODADA: the slider's name and value text follow the steps; the vira and the wild."""
+    w = WORDS[lang]
+    page.locator("#replay-button").click()
+    rd = page.locator("#replay-dialog")
+    slider = rd.get_by_role("slider", name=w["slider"], exact=True)
+    expect(slider).to_have_count(1)
+    n = rd.locator("#replay-position").inner_text().rsplit(" ", 1)[-1]
+    expect(slider).to_have_attribute("aria-valuetext", f"{w['step']} 1 de {n}")
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(rd.locator("#replay-position")).to_have_text(f"{w['step']} 3 de {n}")
+    expect(slider).to_have_attribute("aria-valuetext", f"{w['step']} 3 de {n}")
+    snap = rd.aria_snapshot()
+    assert f'slider "{w["slider"]}"' in snap, snap
+    expect(rd.locator("#replay-vira")).to_contain_text(w["vira"])
+    expect(rd.locator("#replay-vira [data-card]")).to_have_attribute("data-card", vira)
+    expect(rd.locator("#replay-wild")).to_contain_text(w["wild"])
+    expect(rd.locator("#replay-wild [data-card]")).to_have_attribute("data-card", wild)
+    rd.locator("#replay-close").click()
+    expect(rd).to_have_count(0)
+
+
+def test_round_ended_by_the_other_player_focus_replay_and_toasts(app_harness, new_page) -> None:
+    seed, final_plan, log = find_seed(
+        CACHETA_7, 2, out_of_turn=False, max_actions=16, seeds=SEEDS, key_of=key_of
+    )
+    os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
+    os.environ["PIFECACHETA_FAIR_DEAL"] = "1"
+    a = new_page()
+    contribute_fixed(a, 0)
+    create_table(a, app_harness.frontend_url, "Ana", "cacheta7")
+    b = new_page(width=390, height=844, locale="es-AR")
+    contribute_fixed(b, 1)
+    join_table(b, a.url, "Bruno", "es")
+    for p in (a, b):
+        expect(p.locator("#deal-sent")).to_be_visible()
+    a.get_by_role("button", name="COMEÇAR").click()
+    wait_my_turn(b, "es")
+    vira = a.get_by_test_id("vira").locator("[data-card]").get_attribute("data-card")
+    wild = a.get_by_test_id("wild").locator("[data-card]").get_attribute("data-card")
+    plan = final_plan.round.result.plan
+    if plan.discard is not None:
+        log = [*log[:-1], (log[-1][0], GoOut(discard=plan.discard))]
+    pages, langs = {0: a, 1: b}, {0: "pt", 1: "es"}
+    for seat, action in log[:-1]:
+        play(pages[seat], action, langs[seat])
+    winner = log[-1][0]
+    other = pages[1 - winner]
+    # the other player's focus on a card of their hand, moved there by keys
+    other.locator(HAND_STOP).focus()
+    other.keyboard.press("Home")
+    other.keyboard.press("ArrowRight")
+    expect(other.locator("#hand-pos-1")).to_be_focused()
+    play(pages[winner], log[-1][1], langs[winner])
+    for seat, p in pages.items():
+        title = p.locator("#round-title")
+        expect(title).to_have_text(WORDS[langs[seat]]["title"])
+        expect(title).to_be_focused()  # the winner's by BATER's request, the other's by the keeper
+    for seat, p in pages.items():
+        _toast_region_named(p)
+        _replay_named(p, langs[seat], vira, wild)
