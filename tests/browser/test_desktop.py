@@ -1,6 +1,8 @@
 """The table at desktop width (issue 11, item 1): the other seats around the felt, their hands
 as fanned backs, the centre in the middle, the viewer's hand below, all in one screen at
-1366x900 and 1920x1080; the phone keeps its column.
+1366x900 and 1920x1080, FIM DA RODADA too (its panel scrolls inside the felt, the seats, the
+hand and PRÓXIMA RODADA stay in the screen; the out-of-turn announcement covers neither its
+heading nor its buttons, and wraps on a phone); the phone keeps its column.
 
 Ana (pt) and Bruno (es) play in browsers, Carla and Davi through the app's own service.
 Screenshots of the lobby, the waiting room, the table mid-round, FIM DA RODADA and FIM DA
