@@ -166,6 +166,10 @@ def test_four_seats_around_the_felt_at_desktop_width(app_harness, new_page):
         box = _box(b, f'.seat[data-seat="{seat}"]')
         assert box["y"] + box["height"] <= stock["y"], (seat, box, stock)
     assert b.evaluate("() => document.documentElement.scrollWidth") <= 390
+    # four seats share one row on a phone, and the whole hand is in the screen
+    rows = {round(_box(b, f'.seat[data-seat="{seat}"]')["y"]) for seat in range(4)}
+    assert len(rows) == 1, rows
+    _all_in_screen(b, ["#hand [data-card]"])
     b.set_viewport_size({"width": 1920, "height": 1080})
     _shots(a, "table_mid", "pt")
     _shots(b, "table_mid", "es")
