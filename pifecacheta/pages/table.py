@@ -132,6 +132,9 @@ def _board() -> rx.Component:
         rx.box(chat(), class_name="pfc-chat"),
         id="board",
         class_name="pfc-board",
+        # FIM DA RODADA / DA PARTIDA: on a wide screen the board is exactly one screen tall and
+        # the panel scrolls inside the felt (assets/table.css)
+        custom_attrs={"data-over": rx.cond(UI.round_over | UI.match_over, "true", "false")},
     )
 
 

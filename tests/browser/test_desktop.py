@@ -1,6 +1,8 @@
 """The table at desktop width (issue 11, item 1): the other seats around the felt, their hands
 as fanned backs, the centre in the middle, the viewer's hand below, all in one screen at
-1366x900 and 1920x1080; the phone keeps its column.
+1366x900 and 1920x1080, FIM DA RODADA too (its panel scrolls inside the felt, the seats, the
+hand and PRÓXIMA RODADA stay in the screen; the out-of-turn announcement covers neither its
+heading nor its buttons, and wraps on a phone); the phone keeps its column.
 
 Ana (pt) and Bruno (es) play in browsers, Carla and Davi through the app's own service.
 Screenshots of the lobby, the waiting room, the table mid-round, FIM DA RODADA and FIM DA
@@ -48,6 +50,33 @@ def _box(page: Page, selector: str) -> dict:
     box = page.locator(selector).first.bounding_box()
     assert box is not None, selector
     return box
+
+
+def _rect(page: Page, selector: str) -> dict:
+    """The first match's box in the viewport (CSS px), painted or faded out."""
+    return page.evaluate(
+        "(s) => { const r = document.querySelector(s).getBoundingClientRect();"
+        " return {x: r.x, y: r.y, right: r.right, bottom: r.bottom}; }",
+        selector,
+    )
+
+
+def _overlap(p: dict, q: dict) -> bool:
+    return p["x"] < q["right"] and q["x"] < p["right"] and p["y"] < q["bottom"] and q["y"] < p["bottom"]
+
+
+def _all_in_screen(page: Page, selectors: list[str]) -> None:
+    """Every element matching each selector lies inside the viewport, scrolled to the top."""
+    vw, vh = page.viewport_size["width"], page.viewport_size["height"]
+    page.evaluate("() => window.scrollTo(0, 0)")
+    for selector in selectors:
+        items = page.locator(selector)
+        assert items.count() > 0, selector
+        for item in items.all():
+            box = item.bounding_box()
+            assert box is not None, selector
+            assert box["y"] >= 0 and box["y"] + box["height"] <= vh + 1, (selector, box, vh)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= vw + 1, (selector, box, vw)
 
 
 def _centre_x(box: dict) -> float:
@@ -137,6 +166,10 @@ def test_four_seats_around_the_felt_at_desktop_width(app_harness, new_page):
         box = _box(b, f'.seat[data-seat="{seat}"]')
         assert box["y"] + box["height"] <= stock["y"], (seat, box, stock)
     assert b.evaluate("() => document.documentElement.scrollWidth") <= 390
+    # four seats share one row on a phone, and the whole hand is in the screen
+    rows = {round(_box(b, f'.seat[data-seat="{seat}"]')["y"]) for seat in range(4)}
+    assert len(rows) == 1, rows
+    _all_in_screen(b, ["#hand [data-card]"])
     b.set_viewport_size({"width": 1920, "height": 1080})
     _shots(a, "table_mid", "pt")
     _shots(b, "table_mid", "es")
@@ -149,17 +182,29 @@ def test_four_seats_around_the_felt_at_desktop_width(app_harness, new_page):
     expect(a.locator("#jump-announce")).to_have_text(f"{wname} furou a fila")
     expect(b.locator("#jump-announce")).to_have_text(f"{wname} se coló")
     _shots_now(a, "jump_announce_1366_pt")  # best effort: it may have faded on a slow machine
-    # over the felt's middle (not the viewport's, which the history panel shifts), near its top
-    say, felt = _box(a, "#jump-announce"), _box(a, ".pfc-felt")
-    assert abs(_centre_x(say) - _centre_x(felt)) < 2, (say, felt)
-    assert felt["y"] < say["y"] + say["height"] / 2 < felt["y"] + felt["height"], (say, felt)
+    # under the felt's middle (not the viewport's, which the history panel shifts), covering
+    # neither FIM DA RODADA's heading nor PRÓXIMA RODADA
+    say, felt = _rect(a, "#jump-announce"), _box(a, ".pfc-felt")
+    assert abs((say["x"] + say["right"]) / 2 - _centre_x(felt)) < 2, (say, felt)
+    for part in ("#round-title", "#went-out", "#round-over-actions"):
+        assert not _overlap(say, _rect(a, part)), (part, say)
     expect(a.locator("#jump-announce")).to_be_hidden()  # it fades after a few seconds
-    # the seats stay around FIM DA RODADA, PRÓXIMA RODADA in the screen
+    # the whole table in one screen around FIM DA RODADA: the seats, the hand, PRÓXIMA RODADA
     for page in (a, b):
         expect(page.locator(".seat")).to_have_count(4)
-        page.evaluate("() => window.scrollTo(0, 0)")
-        box = _box(page, "#next-round-button")
-        assert box["y"] + box["height"] <= page.viewport_size["height"], box
+        _all_in_screen(page, [".seat", "#hand [data-card]", "#next-round-button", "#round-title"])
+    a.set_viewport_size({"width": 1920, "height": 1080})
+    _all_in_screen(a, [".seat", "#hand [data-card]", "#next-round-button", "#round-title"])
+    a.set_viewport_size({"width": 1366, "height": 900})
+    # the panel scrolls inside the felt: its last part, VERIFICAR, is reachable there
+    a.locator("#round-over").evaluate("(e) => e.scrollTo(0, e.scrollHeight)")
+    _all_in_screen(a, ["#next-round-button"])
+    # a phone: the announcement wraps inside the screen, never cut
+    b.set_viewport_size({"width": 390, "height": 844})
+    say = _rect(b, "#jump-announce")
+    assert 0 <= say["x"] and say["right"] <= 390, say
+    assert b.locator("#jump-announce").evaluate("(e) => e.scrollWidth <= e.clientWidth + 1")
+    b.set_viewport_size({"width": 1920, "height": 1080})
     _shots(a, "round_over_jump", "pt")
     _shots(b, "round_over_jump", "es")
 
@@ -191,8 +236,6 @@ def test_pife_round_and_match_over_at_every_width(app_harness, new_page):
     expect(a.locator("#rematch-button")).to_be_visible()
     expect(b.locator("#rematch-button")).to_have_text("REVANCHA")
     for page in (a, b):
-        page.evaluate("() => window.scrollTo(0, 0)")
-        box = _box(page, "#rematch-button")
-        assert box["y"] + box["height"] <= page.viewport_size["height"], box
+        _all_in_screen(page, [".seat", "#rematch-button", "#round-title"])
     _shots(a, "match_over", "pt")
     _shots(b, "match_over", "es")
