@@ -14,9 +14,12 @@ Three lifespan tasks:
 
 from __future__ import annotations
 
+import asyncio
+
 import reflex as rx
 
 from pifecacheta import live
+from pifecacheta.bots import offload
 from pifecacheta.components.common import connection_notice, toaster
 from pifecacheta.components.reflex_private import quiet_unknown_events, replace_overlay
 from pifecacheta.gc_tuning import gc_tuning_task
@@ -56,6 +59,12 @@ async def live_updates(app: rx.App) -> None:
     publish_service_changes(service, feed)
     publish_player_changes(service, feed, service.player_ids)  # MINHAS MESAS of each lobby tab
     await run_feed(feed)
+
+
+async def warm_bot_pool() -> None:
+    """Start the bots' child process (:func:`pifecacheta.bots.offload.warm_up`) while the server
+    starts, not at the first Luna move."""
+    await asyncio.to_thread(offload.warm_up)
 
 
 async def background() -> None:
@@ -128,4 +137,5 @@ app.add_page(
 )
 app.register_lifespan_task(live_updates)
 app.register_lifespan_task(background)
+app.register_lifespan_task(warm_bot_pool)
 app.register_lifespan_task(gc_tuning_task)

@@ -35,7 +35,7 @@ from pifecacheta.rules.views import PlayerView
 
 from . import bot_action, luna
 
-__all__ = ["SEARCHING", "decide", "processes", "shutdown"]
+__all__ = ["SEARCHING", "decide", "processes", "shutdown", "warm_up"]
 
 #: bots whose decisions go to the pool
 SEARCHING = frozenset({"Luna"})
@@ -66,6 +66,35 @@ def _run(name: str, view: PlayerView, rng: random.Random, limit: luna.Budget | N
     return bot_action(name, view, rng)
 
 
+def _pool_now(n: int) -> ProcessPoolExecutor:
+    """The pool of ``n`` children, created on first use (call with ``_lock`` held)."""
+    global _pool
+    if _pool is None:
+        _pool = ProcessPoolExecutor(n, mp_context=mp.get_context("spawn"), initializer=_lower_priority)
+    return _pool
+
+
+def _ready() -> bool:
+    """In the child: nothing to do; the import of this module (and of Luna) is the work."""
+    return True
+
+
+def warm_up() -> bool:
+    """Start the pool's processes now and wait until each has imported the bots (about a
+    second each on this machine), so that the first Luna move of a server does not pay for
+    it in front of the players. Blocking: run it in a worker thread. False when there is no
+    pool (``PIFECACHETA_BOT_PROCESSES=0``) or a child could not start."""
+    n = processes()
+    if n <= 0:
+        return False
+    with _lock:
+        pool = _pool_now(n)
+    try:
+        return all(f.result() for f in [pool.submit(_ready) for _ in range(n)])
+    except BrokenProcessPool:
+        return False
+
+
 def shutdown() -> None:
     """Stop the pool's processes (they are started again on the next :func:`decide`)."""
     global _pool
@@ -93,9 +122,7 @@ def decide(name: str, view: PlayerView, rng: random.Random) -> Action | None:
         return bot_action(name, view, rng)
     base = luna.budget()
     with _lock:
-        if _pool is None:
-            _pool = ProcessPoolExecutor(n, mp_context=mp.get_context("spawn"), initializer=_lower_priority)
-        pool = _pool
+        pool = _pool_now(n)
         queued = _waiting
         _waiting += 1
     try:

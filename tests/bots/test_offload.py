@@ -118,3 +118,19 @@ def test_a_dead_child_costs_one_decision_in_the_thread_and_a_new_pool_after() ->
         assert offload._pool is not None and offload._pool is not pool
     finally:
         offload.shutdown()
+
+
+def test_warm_up_starts_the_children_before_the_first_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    offload.shutdown()
+    try:
+        assert offload.warm_up() is True
+        pool = offload._pool
+        assert pool is not None and len(pool._processes) == offload.processes()
+        m = new_match(PIFE, 3, seed=2)
+        v = player_view(m, m.round.turn)  # type: ignore[union-attr]
+        assert offload.decide("Luna", v, random.Random(4)) is not None
+        assert offload._pool is pool  # the first move used the children already started
+    finally:
+        offload.shutdown()
+    monkeypatch.setenv("PIFECACHETA_BOT_PROCESSES", "0")
+    assert offload.warm_up() is False and offload._pool is None

@@ -155,6 +155,8 @@ def test_a_pife_created_and_played_by_keyboard_alone(app_harness, new_page, shot
 def test_every_control_of_the_table_shows_the_focus_ring(app_harness, new_page, shot):
     a = new_page()
     _keyboard_pife(a, app_harness.frontend_url)
+    with fast_bots():  # Ana deals, so the bots play first: COMPRAR is enabled on her turn only
+        wait_my_turn(a)
     _from_top(a)
     seen: list[str] = []
     for _ in range(40):
