@@ -263,6 +263,10 @@ def test_a_go_out_only_the_house_rule_allows_with_dicas(app_harness, new_page):
     # frame level: every hint a browser received is one computed from its own seat's view
     for seat in (0, 1):
         got = _hints_received(frames[seat])
-        assert any(h["wait"] for h in got) and any(h["melded"] for h in got), seat
+        assert any(h["wait"] for h in got), seat
+        # Ana's discard question went through her page; Bruno's moves are made through the
+        # service, draw and discard back to back, so his page may never hold the state between
+        if seat == 0:
+            assert any(h["melded"] for h in got)
         own = _own_hints(log, seat)
         assert all(h in own for h in got), (seat, [h for h in got if h not in own][:1])
