@@ -61,6 +61,23 @@ def app_harness(tmp_path_factory) -> Generator:
         yield harness
 
 
+DEAL_ENV = ("PIFECACHETA_FIXED_SEED", "PIFECACHETA_FAIR_DEAL")
+"""The settings with which a test chooses how the in-process service deals (tests/browser/_planner.py)."""
+
+
+@pytest.fixture(autouse=True)
+def _deal_settings_restored() -> Generator:
+    """Each test starts with the harness's deal settings: one test's fixed seed or verifiable
+    deals must not change the deals another test planned."""
+    before = {name: os.environ.get(name) for name in DEAL_ENV}
+    yield
+    for name, value in before.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
 @pytest.fixture
 def new_page(browser, app_harness):
     """Factory of pages in fresh browser contexts (each its own localStorage = its own player)."""
