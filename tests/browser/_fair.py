@@ -54,3 +54,33 @@ def shot(page, name: str) -> None:
     """``<SHOTS>/<name>.png``, what the screen shows (a dialog is over the viewport)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), animations="disabled")
+
+
+def start_verifiable_round(new_page, app_harness, seeds):
+    """Ana (pt, desktop) creates a Cacheta 7 table, Bruno (es, phone) joins by the link, both
+    browsers give their fixed deal values and Ana presses COMEÇAR, under verifiable deals
+    with a planned seed from ``seeds``. Returns ``(a, b, seed, final_plan, log)`` once it is
+    Bruno's turn (``_planner.find_seed``'s plan and action log)."""
+    from _flows import create_table, join_table
+    from _planner import find_seed
+    from _replay import wait_my_turn
+    from playwright.sync_api import expect
+
+    from pifecacheta.rules import CACHETA_7
+
+    seed, final_plan, log = find_seed(
+        CACHETA_7, 2, out_of_turn=False, max_actions=16, seeds=seeds, key_of=key_of
+    )
+    os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
+    os.environ["PIFECACHETA_FAIR_DEAL"] = "1"
+    a = new_page()
+    contribute_fixed(a, 0)
+    create_table(a, app_harness.frontend_url, "Ana", "cacheta7")
+    b = new_page(width=390, height=844, locale="es-AR")
+    contribute_fixed(b, 1)
+    join_table(b, a.url, "Bruno", "es")
+    for p in (a, b):
+        expect(p.locator("#deal-sent")).to_be_visible()
+    a.get_by_role("button", name="COMEÇAR").click()
+    wait_my_turn(b, "es")
+    return a, b, seed, final_plan, log

@@ -5,10 +5,12 @@ at both widths, and the app's own service when AppHarness runs the backend in th
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import threading
 from collections.abc import Iterator
 
+import pytest
 from _planner import least_connected
 from _replay import hand
 from playwright.sync_api import Page, expect
@@ -69,6 +71,23 @@ def in_process_service():
 
     svc = get_service()
     return svc if svc.store.listeners else None  # the app registered its live-update listener
+
+
+def service_or_skip():
+    """:func:`in_process_service`, or the test is skipped (the app's service runs elsewhere)."""
+    svc = in_process_service()
+    if svc is None:
+        pytest.skip("the app's service runs in another process")
+    return svc
+
+
+def browser_identity(page: Page, name: str):
+    """The player id + secret this browser keeps (localStorage), as the service's Identity."""
+    from pifecacheta.service import Identity
+
+    raw = page.evaluate("() => [localStorage.getItem('pc_player'), localStorage.getItem('pc_secret')]")
+    pid, secret = (json.loads(x) if x and x.startswith('"') else x for x in raw)
+    return Identity(player_id=pid, secret=secret, name=name)
 
 
 @contextlib.contextmanager

@@ -19,8 +19,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-import pytest
-from _flows import create_table, in_process_service, join_table
+from _flows import browser_identity, create_table, join_table, service_or_skip
 from _planner import find_seed
 from _replay import hand
 from axe_playwright_python.sync_playwright import Axe
@@ -55,22 +54,6 @@ def _check(page: Page, screen: str, lang: str, counts: dict[str, dict[str, int]]
     counts[f"{screen}/{lang}"] = dict(tally)
 
 
-def _service():
-    svc = in_process_service()
-    if svc is None:
-        pytest.skip("the app's service runs in another process")
-    return svc
-
-
-def _identity(page: Page, name: str):
-    """The player id + secret this browser keeps (localStorage), as the service's Identity."""
-    from pifecacheta.service import Identity
-
-    raw = page.evaluate("() => [localStorage.getItem('pc_player'), localStorage.getItem('pc_secret')]")
-    pid, secret = (json.loads(x) if x and x.startswith('"') else x for x in raw)
-    return Identity(player_id=pid, secret=secret, name=name)
-
-
 def _open_dialog(page: Page, opener: str, dialog: str) -> None:
     page.locator(opener).click()
     expect(page.locator(dialog)).to_be_visible()
@@ -82,7 +65,7 @@ def _close_dialog(page: Page, dialog: str) -> None:
 
 
 def test_every_screen_in_both_languages_has_no_serious_axe_violation(app_harness, new_page):
-    svc = _service()
+    svc = service_or_skip()
     counts: dict[str, dict[str, int]] = {}
     found: list[str] = []
     seed, final, log = find_seed(CACHETA_7, 2, out_of_turn=False, max_actions=14)
@@ -112,7 +95,7 @@ def test_every_screen_in_both_languages_has_no_serious_axe_violation(app_harness
     expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
     both("waiting_room")
     code = a.url.rstrip("/").rsplit("/", 1)[-1]
-    who = {0: _identity(a, "Ana"), 1: _identity(b, "Bruno")}
+    who = {0: browser_identity(a, "Ana"), 1: browser_identity(b, "Bruno")}
     a.get_by_role("button", name="COMEÇAR").click()
     for page in pages.values():
         expect(hand(page)).to_have_count(9)

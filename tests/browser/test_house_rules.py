@@ -10,13 +10,12 @@ Screenshots go to ``screenshots/house_rules/`` beside the other browser shots.
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from _flows import SIZES, in_process_service, join_table
+from _flows import SIZES, browser_identity, in_process_service, join_table
 from _frames import Recorder, parse_frame
 from _planner import greedy_game
 from _replay import hand
@@ -41,15 +40,6 @@ def _shots(page: Page, name: str) -> None:
         page.wait_for_timeout(200)  # the layout settles at the new width (no state to wait on)
         page.screenshot(path=str(SHOTS / f"{name}_{w}.png"), full_page=True)
     page.set_viewport_size(size)
-
-
-def _identity(page: Page, name: str):
-    """The player id + secret this browser keeps (localStorage), as the service's Identity."""
-    from pifecacheta.service import Identity
-
-    raw = page.evaluate("() => [localStorage.getItem('pc_player'), localStorage.getItem('pc_secret')]")
-    pid, secret = (json.loads(x) if x and x.startswith('"') else x for x in raw)
-    return Identity(player_id=pid, secret=secret, name=name)
 
 
 def _open_house_rules(page: Page) -> None:
@@ -197,7 +187,7 @@ def test_a_go_out_only_the_house_rule_allows_with_dicas(app_harness, new_page):
     a.get_by_role("button", name="COMEÇAR").click()
     expect(hand(a)).to_have_count(9)
     code = a.url.rstrip("/").rsplit("/", 1)[-1]
-    who = {0: _identity(a, "Ana"), 1: _identity(b, "Bruno")}
+    who = {0: browser_identity(a, "Ana"), 1: browser_identity(b, "Bruno")}
     expect(a.locator("#house-line")).to_contain_text("Coringa da mesma cor")
     expect(a.locator("#house-line")).to_contain_text("Dicas ligadas")
     expect(b.locator("#house-line")).to_contain_text("Comodín del mismo color")

@@ -18,7 +18,7 @@ import os
 import re
 
 import pytest
-from _flows import in_process_service
+from _flows import browser_identity, service_or_skip
 from _planner import greedy_game
 from _replay import hand, wait_my_turn
 from playwright.sync_api import Page, expect
@@ -29,13 +29,6 @@ HAND_STOP = '#hand .hand-card[tabindex="0"]'
 _COUNT_POINTER = """() => { window.pfcPointerEvents = 0;
   for (const t of ['pointerdown', 'mousedown', 'mouseup', 'dblclick', 'contextmenu', 'wheel'])
     document.addEventListener(t, () => { window.pfcPointerEvents += 1; }, true); }"""
-
-
-def _service():
-    svc = in_process_service()
-    if svc is None:
-        pytest.skip("the app's service runs in another process")
-    return svc
 
 
 def _plan():
@@ -66,14 +59,6 @@ def _named(text: str) -> str:
     return f"e => (e.textContent || '').trim() === {json.dumps(text)} && !e.disabled"
 
 
-def _identity(page: Page, name: str):
-    from pifecacheta.service import Identity
-
-    raw = page.evaluate("() => [localStorage.getItem('pc_player'), localStorage.getItem('pc_secret')]")
-    pid, secret = (json.loads(x) if x and x.startswith('"') else x for x in raw)
-    return Identity(player_id=pid, secret=secret, name=name)
-
-
 def _discard_by_keys(page: Page, card) -> None:
     """Arrow to ``card`` in the hand (the focus is in the hand), Enter selects, Enter discards."""
     ids = page.locator("#hand .hand-card [data-card]").evaluate_all("els => els.map(e => e.id)")
@@ -93,7 +78,7 @@ def _discard_by_keys(page: Page, card) -> None:
 
 
 def test_a_cacheta_round_played_by_keyboard_alone_keeps_the_focus(app_harness, new_page, shot):
-    svc = _service()
+    svc = service_or_skip()
     seed, final, log = _plan()
     os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
     a = new_page()
@@ -106,7 +91,7 @@ def test_a_cacheta_round_played_by_keyboard_alone_keeps_the_focus(app_harness, n
     a.keyboard.press("Enter")
     a.wait_for_url("**/mesa/**")
     code = a.url.rstrip("/").rsplit("/", 1)[-1]
-    ana = _identity(a, "Ana")
+    ana = browser_identity(a, "Ana")
     bruno = svc.identify(None, None, "Bruno")
     svc.join(code, bruno)
     who = {0: ana, 1: bruno}

@@ -14,15 +14,22 @@ quickly the rounds before it are played through the service with each player's o
 
 from __future__ import annotations
 
-import json
 import os
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from _flows import create_table, fast_bots, in_process_service, join_table, shots, simple_turn
+from _flows import (
+    browser_identity,
+    create_table,
+    fast_bots,
+    in_process_service,
+    join_table,
+    shots,
+    simple_turn,
+)
 from _planner import least_connected
 from _replay import hand, wait_my_turn
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from pifecacheta.rules import Discard, Draw, GoOut, IllegalActionError, NextRound, Phase
 
@@ -113,15 +120,6 @@ def test_lobby_table_expires_after_seven_days(app_harness, new_page, code_of, sh
     expect(b.get_by_role("button", name="CREAR MESA")).to_be_visible()
 
 
-def _identity(page: Page, name: str):
-    """The player id + secret this browser keeps (localStorage), as the service's Identity."""
-    from pifecacheta.service import Identity
-
-    raw = page.evaluate("() => [localStorage.getItem('pc_player'), localStorage.getItem('pc_secret')]")
-    pid, secret = (json.loads(x) if x and x.startswith('"') else x for x in raw)
-    return Identity(player_id=pid, secret=secret, name=name)
-
-
 def _act(svc, code: str, who, action) -> None:
     from pifecacheta.service import Refusal
 
@@ -180,7 +178,7 @@ def test_fora_player_leaves_the_table_and_the_others_play_on(app_harness, new_pa
     for p in (a, b):
         expect(hand(p)).to_have_count(9)
     code, url = code_of(a), a.url
-    ana, bruno = _identity(a, "Ana"), _identity(b, "Bruno")
+    ana, bruno = browser_identity(a, "Ana"), browser_identity(b, "Bruno")
     for p in (a, b):  # away while the service plays the rounds (no live update per move)
         p.goto("about:blank")
     _play_until_ana_is_out(svc, code, ana, bruno)

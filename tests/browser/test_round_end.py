@@ -9,13 +9,11 @@ Screenshots go to ``screenshots/round-end/`` at the repository's root.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
 
-import pytest
-from _flows import create_table, in_process_service, join_table
+from _flows import browser_identity, create_table, join_table, service_or_skip
 from _frames import Recorder
 from _planner import find_seed
 from _replay import BUTTONS, hand, play
@@ -33,22 +31,6 @@ def _shot(page: Page, name: str) -> None:
     """What the phone's screen shows (the viewport, not the full page): ``SHOTS/<name>.png``."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
-
-
-def _service():
-    svc = in_process_service()
-    if svc is None:
-        pytest.skip("the app's service runs in another process")
-    return svc
-
-
-def _identity(page: Page, name: str):
-    """The player id + secret this browser keeps (localStorage), as the service's Identity."""
-    from pifecacheta.service import Identity
-
-    raw = page.evaluate("() => [localStorage.getItem('pc_player'), localStorage.getItem('pc_secret')]")
-    pid, secret = (json.loads(x) if x and x.startswith('"') else x for x in raw)
-    return Identity(player_id=pid, secret=secret, name=name)
 
 
 def _act(svc, code: str, who, action) -> None:
@@ -69,8 +51,8 @@ def _two_phones(new_page, app_harness, mode_id: str, seed: int, *, others: tuple
     join_table(b, a.url, "Bruno", "es")
     expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
     code = a.url.rstrip("/").rsplit("/", 1)[-1]
-    who = {0: _identity(a, "Ana"), 1: _identity(b, "Bruno")}
-    svc = _service()
+    who = {0: browser_identity(a, "Ana"), 1: browser_identity(b, "Bruno")}
+    svc = service_or_skip()
     for name in others:
         ident = svc.identify(None, None, name)
         who[svc.join(code, ident)] = ident
@@ -94,7 +76,7 @@ def _on_screen(page: Page, selector: str) -> None:
 
 
 def test_cacheta_drawn_card_discarder_round_over_and_last_round_card(app_harness, new_page):
-    svc = _service()
+    svc = service_or_skip()
     seed, final, log = find_seed(CACHETA_7, 2, out_of_turn=False, max_actions=14)
     a, b, code, who = _two_phones(new_page, app_harness, "cacheta7", seed)
     assert log[0][0] == 1 and isinstance(log[0][1], Draw), log[:2]
@@ -166,7 +148,7 @@ def test_cacheta_drawn_card_discarder_round_over_and_last_round_card(app_harness
 
 
 def test_cacheta_last_round_card_goes_when_the_viewer_moves(app_harness, new_page):
-    svc = _service()
+    svc = service_or_skip()
     seed, final, log = find_seed(CACHETA_7, 2, out_of_turn=False, max_actions=14)
     a, b, code, who = _two_phones(new_page, app_harness, "cacheta7", seed)
     for seat, action in log[:-1]:
@@ -194,7 +176,7 @@ def test_cacheta_last_round_card_goes_when_the_viewer_moves(app_harness, new_pag
 
 def test_four_seats_queue_jump_round_over_fits_a_phone(app_harness, new_page):
     """The tallest FIM DA RODADA: four lives rows, the FUROU A FILA banner and the card jumped on."""
-    svc = _service()
+    svc = service_or_skip()
     seed, final, log = find_seed(CACHETA_7, 4, out_of_turn=True, max_actions=60, announce=True)
     a, b, code, who = _two_phones(new_page, app_harness, "cacheta7", seed, others=("Carla", "Davi"))
     for seat, action in log:
@@ -224,7 +206,7 @@ def test_four_seats_queue_jump_round_over_fits_a_phone(app_harness, new_page):
 
 
 def test_pife_round_over_and_match_over_fit_a_phone(app_harness, new_page):
-    svc = _service()
+    svc = service_or_skip()
     seed, final, log = find_seed(PIFE, 2, out_of_turn=False, max_actions=40)
     a, b, code, who = _two_phones(new_page, app_harness, "pife", seed)
     for seat, action in log[:-1]:

@@ -10,15 +10,11 @@ card of their own hand, moved there by the arrows, when the winner's BATER / CER
 
 from __future__ import annotations
 
-import os
-
-from _fair import contribute_fixed, key_of
-from _flows import create_table, join_table
-from _planner import find_seed
-from _replay import play, wait_my_turn
+from _fair import start_verifiable_round
+from _replay import play
 from playwright.sync_api import Page, expect
 
-from pifecacheta.rules import CACHETA_7, GoOut
+from pifecacheta.rules import GoOut
 
 SEEDS = range(55_100, 55_500)
 HAND_STOP = '#hand .hand-card[tabindex="0"]'
@@ -72,21 +68,7 @@ def _replay_named(page: Page, lang: str, vira: str, wild: str) -> None:
 
 
 def test_round_ended_by_the_other_player_focus_replay_and_toasts(app_harness, new_page) -> None:
-    seed, final_plan, log = find_seed(
-        CACHETA_7, 2, out_of_turn=False, max_actions=16, seeds=SEEDS, key_of=key_of
-    )
-    os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
-    os.environ["PIFECACHETA_FAIR_DEAL"] = "1"
-    a = new_page()
-    contribute_fixed(a, 0)
-    create_table(a, app_harness.frontend_url, "Ana", "cacheta7")
-    b = new_page(width=390, height=844, locale="es-AR")
-    contribute_fixed(b, 1)
-    join_table(b, a.url, "Bruno", "es")
-    for p in (a, b):
-        expect(p.locator("#deal-sent")).to_be_visible()
-    a.get_by_role("button", name="COMEÇAR").click()
-    wait_my_turn(b, "es")
+    a, b, seed, final_plan, log = start_verifiable_round(new_page, app_harness, SEEDS)
     vira = a.get_by_test_id("vira").locator("[data-card]").get_attribute("data-card")
     wild = a.get_by_test_id("wild").locator("[data-card]").get_attribute("data-card")
     plan = final_plan.round.result.plan

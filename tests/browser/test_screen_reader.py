@@ -13,30 +13,14 @@ from __future__ import annotations
 import json
 import os
 
-import pytest
-from _flows import create_table, in_process_service, join_table
+from _flows import browser_identity, create_table, join_table, service_or_skip
 from _planner import find_seed
 from _replay import hand
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from pifecacheta import i18n
 from pifecacheta.rules import CACHETA_7, Draw, GoOut, NextRound
 from pifecacheta.state.view_model import table_ui
-
-
-def _service():
-    svc = in_process_service()
-    if svc is None:
-        pytest.skip("the app's service runs in another process")
-    return svc
-
-
-def _identity(page: Page, name: str):
-    from pifecacheta.service import Identity
-
-    raw = page.evaluate("() => [localStorage.getItem('pc_player'), localStorage.getItem('pc_secret')]")
-    pid, secret = (json.loads(x) if x and x.startswith('"') else x for x in raw)
-    return Identity(player_id=pid, secret=secret, name=name)
 
 
 def _card(card, lang: str) -> str:
@@ -64,7 +48,7 @@ def _quote(text: str) -> str:
 
 
 def test_seats_hand_pile_and_round_end_read_in_words(app_harness, new_page):
-    svc = _service()
+    svc = service_or_skip()
     seed, final, log = find_seed(CACHETA_7, 2, out_of_turn=False, max_actions=14)
     os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
     a = new_page()
@@ -73,7 +57,7 @@ def test_seats_hand_pile_and_round_end_read_in_words(app_harness, new_page):
     join_table(b, a.url, "Bruno", "es")
     expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
     code = a.url.rstrip("/").rsplit("/", 1)[-1]
-    who = {0: _identity(a, "Ana"), 1: _identity(b, "Bruno")}
+    who = {0: browser_identity(a, "Ana"), 1: browser_identity(b, "Bruno")}
     pages = {0: (a, "pt"), 1: (b, "es")}
     a.get_by_role("button", name="COMEÇAR").click()
     for page, _ in pages.values():

@@ -11,13 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from _fair import contribute_fixed, key_of, shot
-from _flows import create_table, join_table
-from _planner import find_seed
-from _replay import play, wait_my_turn
+from _fair import shot, start_verifiable_round
+from _replay import play
 from playwright.sync_api import expect
 
-from pifecacheta.rules import CACHETA_7, GoOut
+from pifecacheta.rules import GoOut
 from pifecacheta.service.fair_deal import seed_for_tests
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "verify_round.py"
@@ -27,21 +25,7 @@ SEEDS = range(55_100, 55_500)
 def planned_round(new_page, app_harness):
     """Ana (pt, desktop) and Bruno (es, phone) play a planned verifiable round to FIM DA RODADA.
     Returns (a, b, seed)."""
-    seed, final_plan, log = find_seed(
-        CACHETA_7, 2, out_of_turn=False, max_actions=16, seeds=SEEDS, key_of=key_of
-    )
-    os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
-    os.environ["PIFECACHETA_FAIR_DEAL"] = "1"
-    a = new_page()
-    contribute_fixed(a, 0)
-    create_table(a, app_harness.frontend_url, "Ana", "cacheta7")
-    b = new_page(width=390, height=844, locale="es-AR")
-    contribute_fixed(b, 1)
-    join_table(b, a.url, "Bruno", "es")
-    for p in (a, b):
-        expect(p.locator("#deal-sent")).to_be_visible()
-    a.get_by_role("button", name="COMEÇAR").click()
-    wait_my_turn(b, "es")
+    a, b, seed, final_plan, log = start_verifiable_round(new_page, app_harness, SEEDS)
     plan = final_plan.round.result.plan
     if plan.discard is not None:
         log = [*log[:-1], (log[-1][0], GoOut(discard=plan.discard))]
