@@ -15,11 +15,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from _flows import create_table, join_table
+from _flows import browser_identity, create_table, join_table, service_or_skip
 from _planner import find_seed
 from _replay import hand
 from playwright.sync_api import Page, expect
-from test_round_end import _act, _identity, _service
+from test_round_end import _act
 
 from pifecacheta.rules import CACHETA_7, PIFE, GoOut
 
@@ -99,8 +99,8 @@ def _four_at_the_table(new_page, app_harness, seed: int):
     _shots(b, "lobby", "es")
     join_table(b, a.url, "Bruno", "es")
     code = a.url.rstrip("/").rsplit("/", 1)[-1]
-    who = {0: _identity(a, "Ana"), 1: _identity(b, "Bruno")}
-    svc = _service()
+    who = {0: browser_identity(a, "Ana"), 1: browser_identity(b, "Bruno")}
+    svc = service_or_skip()
     for name in ("Carla", "Davi"):
         ident = svc.identify(None, None, name)
         who[svc.join(code, ident)] = ident
@@ -138,7 +138,7 @@ def _check_around_the_felt(page: Page) -> None:
 
 
 def test_four_seats_around_the_felt_at_desktop_width(app_harness, new_page):
-    svc = _service()
+    svc = service_or_skip()
     seed, final, log = find_seed(CACHETA_7, 4, out_of_turn=True, max_actions=60, announce=True)
     a, b, code, who = _four_at_the_table(new_page, app_harness, seed)
     # clockwise from the viewer at the bottom: the next seat left, then top, then right
@@ -210,7 +210,7 @@ def test_four_seats_around_the_felt_at_desktop_width(app_harness, new_page):
 
 
 def test_pife_round_and_match_over_at_every_width(app_harness, new_page):
-    svc = _service()
+    svc = service_or_skip()
     seed, final, log = find_seed(PIFE, 2, out_of_turn=False, max_actions=40)
     os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
     a = new_page(width=1366, height=900)
@@ -218,7 +218,7 @@ def test_pife_round_and_match_over_at_every_width(app_harness, new_page):
     b = new_page(width=1366, height=900, locale="es-AR")
     join_table(b, a.url, "Bruno", "es")
     code = a.url.rstrip("/").rsplit("/", 1)[-1]
-    who = {0: _identity(a, "Ana"), 1: _identity(b, "Bruno")}
+    who = {0: browser_identity(a, "Ana"), 1: browser_identity(b, "Bruno")}
     a.get_by_role("button", name="COMEÇAR").click()
     expect(hand(a)).to_have_count(9)
     # two seats: the other one sits at the top, across the felt

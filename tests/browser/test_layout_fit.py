@@ -13,10 +13,10 @@ import os
 from pathlib import Path
 
 import pytest
-from _flows import in_process_service, join_table
+from _flows import browser_identity, in_process_service, join_table
 from _replay import hand
 from playwright.sync_api import Page, expect
-from test_house_rules import SEED, _create, _identity, _plan
+from test_house_rules import SEED, _create, _plan
 
 _DEFAULT_SHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "layout"
 SHOTS = Path(os.environ.get("PIFECACHETA_SHOTS_DIR") or _DEFAULT_SHOTS)
@@ -63,7 +63,7 @@ def test_the_hand_stays_in_the_screen_with_house_rules_and_dicas(app_harness, ne
     a.get_by_role("button", name="COMEÇAR").click()
     expect(hand(a)).to_have_count(9)
     code = a.url.rstrip("/").rsplit("/", 1)[-1]
-    who = {0: _identity(a, "Ana"), 1: _identity(b, "Bruno")}
+    who = {0: browser_identity(a, "Ana"), 1: browser_identity(b, "Bruno")}
     expect(a.locator("#house-line")).to_contain_text("Dicas ligadas")
     for step in range(15):
         seat, action = log[step]
