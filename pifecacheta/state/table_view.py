@@ -34,7 +34,8 @@ from pifecacheta.components.reflex_private import override_base_method
 from pifecacheta.service import get_service
 from pifecacheta.state.history_ui import HistoryUi, RoundUi, history_for, last_kept
 from pifecacheta.state.snapshots import CACHE, DEFAULT_TTL, is_refusal, snapshot_for
-from pifecacheta.state.view_model import TableUi, table_ui
+from pifecacheta.state.ui_values import TableUi
+from pifecacheta.state.view_model import table_ui
 
 log = logging.getLogger(__name__)
 
