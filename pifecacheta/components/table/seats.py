@@ -9,7 +9,7 @@ from reflex_base.vars import NumberVar, ObjectVar
 
 from pifecacheta.components.table.history import SR_ONLY
 from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, lives_word
-from pifecacheta.components.table.spoken import seat_sentence
+from pifecacheta.components.table.spoken import seat_sentence, went_out
 from pifecacheta.state.view_model import SeatUi
 
 
@@ -33,15 +33,20 @@ def _name_line(seat: ObjectVar[SeatUi]) -> rx.Component:
 
 
 def _counts(seat: ObjectVar[SeatUi]) -> rx.Component:
-    """How many cards the seat holds and, in Cacheta, its lives."""
+    """How many cards the seat holds (for the seat that went out: "bateu", its cards are down
+    in melds on FIM DA RODADA) and, in Cacheta, its lives."""
     return rx.hstack(  # type: ignore[no-any-return]
-        rx.hstack(
-            rx.icon("layers", size=14),
-            rx.text(seat.cards, size="2"),
-            spacing="1",
-            align="center",
-            aria_label=seat.cards.to_string() + " " + T["table.cards"],
-            class_name="seat-cards",
+        rx.cond(
+            went_out(seat),
+            rx.text(T["seat.went_out"], size="2", weight="bold", class_name="seat-went-out"),
+            rx.hstack(
+                rx.icon("layers", size=14),
+                rx.text(seat.cards, size="2"),
+                spacing="1",
+                align="center",
+                aria_label=seat.cards.to_string() + " " + T["table.cards"],
+                class_name="seat-cards",
+            ),
         ),
         rx.cond(
             UI.mode == "cacheta",
@@ -103,7 +108,7 @@ def fan(seat: ObjectVar[SeatUi]) -> rx.Component:
         )
 
     return rx.cond(  # type: ignore[no-any-return]
-        ~seat.is_me & (count > 0),
+        ~seat.is_me & (count > 0) & ~went_out(seat),
         rx.box(rx.foreach(rx.Var.range(shown), back), class_name="fan", aria_hidden="true"),
     )
 
