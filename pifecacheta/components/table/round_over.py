@@ -190,6 +190,7 @@ def _went_out(src: Any = UI, main: bool = True) -> rx.Component:
         rx.box(
             rx.hstack(line, taken, align="center", spacing="3", wrap="wrap"),
             class_name="pfc-jump" if main else "past-banner",
+            width="100%",
             **({"id": "banner"} if main else {}),
         ),
         line,
