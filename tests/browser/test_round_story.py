@@ -64,7 +64,8 @@ def _uncovered(page: Page, selector: str) -> None:
     covered = target.evaluate(
         """(e) => { const r = e.getBoundingClientRect();
             const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-            return top && (e.contains(top) || top.contains(e)) ? "" : (top ? top.outerHTML.slice(0, 120) : "none"); }"""
+            if (top && (e.contains(top) || top.contains(e))) return "";
+            return top ? top.outerHTML.slice(0, 120) : "none"; }"""
     )
     assert covered == "", (selector, covered)
 
@@ -171,3 +172,36 @@ def test_the_name_boxes_say_their_limit(app_harness, new_page):
     expect(b.locator("#join-name-at-limit")).to_have_text("Llegaste al límite de 24 letras.")
     assert b.evaluate("() => document.documentElement.scrollWidth") <= 390
     _shot(b, "join_name_limit_390_es")
+
+
+def _my_turn_words(page: Page, url: str, lang: str) -> str:
+    """Create a Pife table with one bot on ``page``, start, and return the status line's words
+    (what is shown, ``innerText``) once it is the player's turn to draw."""
+    page.goto(url)
+    page.locator("#name-input").fill("Ana")
+    page.locator("#mode-pife").click()
+    page.get_by_role("button", name=i18n.text(lang, "btn.create")).click()
+    page.wait_for_url("**/mesa/**")
+    page.locator("#add-one-bot").click()
+    expect(page.locator(".lobby-seat").filter(has_text="Carmen")).to_be_visible()
+    page.locator("#start-button").click()
+    expect(page.get_by_role("button", name=i18n.text(lang, "btn.draw"), exact=True)).to_be_enabled(
+        timeout=30_000
+    )
+    return page.locator("#status-line").inner_text()
+
+
+def test_the_hints_speak_of_clicks_with_a_mouse_and_of_taps_on_a_touch_screen(app_harness, browser):
+    os.environ["PIFECACHETA_FIXED_SEED"] = "5"
+    mouse = browser.new_context(viewport={"width": 1366, "height": 900}, locale="pt-BR")
+    touch = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="es-AR", has_touch=True, is_mobile=True
+    )
+    try:
+        words = _my_turn_words(mouse.new_page(), app_harness.frontend_url, "pt")
+        assert words == i18n.text("pt", "turn.draw_mouse"), words
+        words = _my_turn_words(touch.new_page(), app_harness.frontend_url, "es")
+        assert words == i18n.text("es", "turn.draw"), words
+    finally:
+        mouse.close()
+        touch.close()
