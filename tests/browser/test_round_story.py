@@ -97,8 +97,13 @@ def test_a_queue_jump_is_told_once_and_the_winners_seat_says_it_went_out(app_har
         expect(seat.locator(".seat-spoken")).to_contain_text(went)
         expect(seat.locator(".seat-spoken")).not_to_contain_text(i18n.text(lang, "table.cards"))
         expect(seat.locator(".fan-back")).to_have_count(0)
-        # the other seat still counts its cards
-        expect(page.locator(f'.seat[data-seat="{1 - res.winner}"] .seat-cards')).to_have_count(1)
+        # the other seat still counts its cards, and shows (and says) the lives the round cost
+        other = page.locator(f'.seat[data-seat="{1 - res.winner}"]')
+        expect(other.locator(".seat-cards")).to_have_count(1)
+        lost = res.lives_lost[1 - res.winner]
+        expect(other.locator(".seat-lost")).to_have_text(f"−{lost}")
+        expect(other.locator(".seat-spoken")).to_contain_text(f"{i18n.text(lang, 'round.lost')} {lost}")
+        expect(seat.locator(".seat-lost")).to_have_count(0)
         # nothing covers what a player must read or press
         for part in ("#round-title", "#banner", "#melds", "#lives", "#next-round-button"):
             _uncovered(page, part)
@@ -109,6 +114,7 @@ def test_a_queue_jump_is_told_once_and_the_winners_seat_says_it_went_out(app_har
     a.get_by_role("button", name="PRÓXIMA RODADA").click()
     expect(hand(a)).to_have_count(9)
     expect(a.locator(f'.seat[data-seat="{res.winner}"] .seat-went-out')).to_have_count(0)
+    expect(a.locator(".seat-lost")).to_have_count(0)  # a round in play shows no cost
     expect(b.locator(f'.seat[data-seat="{res.winner}"] .seat-cards')).to_contain_text("9")
 
 

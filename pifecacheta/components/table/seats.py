@@ -34,7 +34,8 @@ def _name_line(seat: ObjectVar[SeatUi]) -> rx.Component:
 
 def _counts(seat: ObjectVar[SeatUi]) -> rx.Component:
     """How many cards the seat holds (for the seat that went out: "bateu", its cards are down
-    in melds on FIM DA RODADA) and, in Cacheta, its lives."""
+    in melds on FIM DA RODADA) and, in Cacheta, its lives (on FIM DA RODADA with what the
+    round cost: "−1")."""
     return rx.hstack(  # type: ignore[no-any-return]
         rx.cond(
             went_out(seat),
@@ -53,6 +54,13 @@ def _counts(seat: ObjectVar[SeatUi]) -> rx.Component:
             rx.hstack(
                 rx.icon("heart", size=14, color="#ff8a8a"),
                 rx.text(seat.lives, size="2"),
+                # FIM DA RODADA: what the round cost, on the felt beside the seat's lives
+                rx.cond(
+                    (UI.round_over | UI.match_over) & (seat.lives_lost > 0),  # type: ignore[operator]
+                    rx.text(
+                        "−", seat.lives_lost, size="1", class_name="seat-lost", style={"color": "#ffb4b4"}
+                    ),
+                ),
                 spacing="1",
                 align="center",
                 aria_label=seat.lives.to_string() + " " + lives_word(seat.lives),

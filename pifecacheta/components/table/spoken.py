@@ -39,8 +39,8 @@ def went_out(seat: ObjectVar[SeatUi]) -> Var[bool]:
 
 def seat_sentence(seat: ObjectVar[SeatUi]) -> Var[str]:
     """One seat in words: the name, the cards held ("bateu" for the seat that went out), the
-    lives (Cacheta), then what holds of it among you, deals, on turn, NA BOA, out, left, bot,
-    winner. E.g. "Carmen, 9 cartas, 7 vidas, dá as cartas, na vez"."""
+    lives (Cacheta; on FIM DA RODADA also "perdeu 1"), then what holds of it among you, deals,
+    on turn, NA BOA, out, left, bot, winner. E.g. "Carmen, 9 cartas, 7 vidas, dá as cartas, na vez"."""
     cards = rx.cond(seat.cards == 1, T["table.card"], T["table.cards"]).to(str)
     lives = rx.cond(
         UI.mode == "cacheta", ", " + seat.lives.to_string() + " " + lives_word(seat.lives), ""
@@ -51,6 +51,10 @@ def seat_sentence(seat: ObjectVar[SeatUi]) -> Var[str]:
         + ", "
         + rx.cond(went_out(seat), T["seat.went_out"], seat.cards.to_string() + " " + cards).to(str)
         + lives
+        + _part(
+            (UI.round_over | UI.match_over) & (seat.lives_lost > 0),  # type: ignore[operator]
+            T["round.lost"] + " " + seat.lives_lost.to_string(),
+        )
         + _part(seat.dealer, T["badge.dealer"].lower())
         + _part(seat.turn, T["badge.turn"].lower())
         + _part(seat.announced, T["badge.na_boa"])
