@@ -24,6 +24,10 @@ from pathlib import Path
 
 import reflex as rx
 
+from pifecacheta.reflex_log import node_warning_once
+
+node_warning_once()  # Reflex 0.10.1 warns of an old Node twice per `reflex run` (pifecacheta/reflex_log.py)
+
 DEFAULT_DB_URL = "sqlite:///.data/pifecacheta.db"
 db_url = os.environ.get("PIFECACHETA_DB_URL") or os.environ.get("REFLEX_DB_URL") or DEFAULT_DB_URL
 if db_url == DEFAULT_DB_URL:

@@ -6,6 +6,7 @@ import reflex as rx
 
 from pifecacheta.components.common import page_shell
 from pifecacheta.components.house_rules import lobby_house_rules
+from pifecacheta.components.lobby_name import name_input, name_limit
 from pifecacheta.components.my_tables import FOCUS_RING, my_tables
 from pifecacheta.state.lobby import LobbyState
 from pifecacheta.state.my_tables import MyTablesState
@@ -83,15 +84,15 @@ def _create_card() -> rx.Component:
             ),
             rx.heading(t["lobby.create_title"], size="6"),
             rx.el.label(t["name.label"], html_for="name-input", style={"font_weight": "bold"}),
-            rx.input(
-                id="name-input",
-                value=LobbyState.name_input,
-                on_change=LobbyState.set_name_input,
+            name_input(
+                "name-input",
+                LobbyState.name_input,
+                LobbyState.set_name_input,
                 placeholder=t["name.placeholder"],
-                max_length=24,
                 size="3",
                 width="100%",
             ),
+            name_limit("name-input", LobbyState.name_input, t),  # "Até 24 letras · 7/24"
             rx.text(t["lobby.mode"], weight="bold", id="mode-label"),
             rx.radio_cards.root(
                 _mode_choice("pife", "mode.pife", "mode.pife_hint"),

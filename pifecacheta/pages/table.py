@@ -64,24 +64,6 @@ def _absence_hint() -> rx.Component:
     )
 
 
-def jump_announcement() -> rx.Component:
-    """An out-of-turn go-out (a Pife louca, a Cacheta queue jump) in large letters over the
-    middle of the screen for a few seconds as FIM DA RODADA opens ("Bruno furou a fila"), so
-    that nobody misses why the round ended; ``assets/table.css`` fades it (no scaling under
-    "reduce motion"). Keyed on the round, so it plays once per round; a reload plays it again.
-    Screen readers get the same words from FIM DA RODADA's banner (``#banner``)."""
-    return rx.cond(  # type: ignore[no-any-return]
-        UI.has_result & UI.result_out_of_turn & (UI.round_over | UI.match_over),
-        rx.box(
-            fill(UI.result_banner_key, UI.result_winner),
-            key=UI.round_number.to_string(),
-            id="jump-announce",
-            class_name="pfc-announce",
-            aria_hidden="true",
-        ),
-    )
-
-
 def table_board() -> rx.Component:
     """The table while a match is on (and its end screens), with the move history: beside it
     on a wide screen (wider than the page's column), behind a button on a narrow one."""
@@ -116,7 +98,6 @@ def _board() -> rx.Component:
             table_house_rules(UI, compact=True),  # Regras desta mesa, when it has any, and Dicas
             class_name="pfc-top",
         ),
-        jump_announcement(),
         rx.box(class_name="pfc-felt", aria_hidden="true"),
         seats(),
         rx.box(rx.cond(UI.round_over | UI.match_over, round_over_panel(), centre()), class_name="pfc-middle"),

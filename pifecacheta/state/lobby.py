@@ -17,6 +17,7 @@ import reflex as rx
 
 from pifecacheta import live
 from pifecacheta.service import HOUSE_RULES, get_service, house_rules_for
+from pifecacheta.state.name_limit import TOO_LONG, fits
 from pifecacheta.state.viewer import ViewerState
 
 MODES: tuple[str, ...] = ("pife", "cacheta7", "cacheta10")
@@ -106,8 +107,14 @@ class LobbyState(rx.State):
 
     @rx.event
     def set_name_input(self, name: str) -> None:
-        """The name field."""
-        self.name_input = name[:24]
+        """The name field. A name longer than ``NAME_MAX`` (only a forged event: the box stops
+        at 24) is refused with ``err.name_too_long`` and the name typed so far is kept."""
+        if not fits(name):
+            self.message = TOO_LONG
+            return
+        self.name_input = name
+        if self.message == TOO_LONG:
+            self.message = ""
 
     @rx.event
     async def create(self) -> Any:

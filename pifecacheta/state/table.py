@@ -37,6 +37,8 @@ from pifecacheta.service import (
 from pifecacheta.state import unanswered
 from pifecacheta.state.discard_guard import DiscardGuard, must_confirm
 from pifecacheta.state.invite import Invite
+from pifecacheta.state.name_limit import TOO_LONG as NAME_TOO_LONG
+from pifecacheta.state.name_limit import fits as name_fits
 from pifecacheta.state.seating import Seating
 from pifecacheta.state.snapshots import CACHE, discard_action, is_refusal
 from pifecacheta.state.table_view import TableView
@@ -205,8 +207,14 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
 
     @rx.event
     def set_join_name(self, name: str) -> None:
-        """The name typed by someone arriving through the invite link."""
-        self.join_name = name[:24]
+        """The name typed by someone arriving through the invite link. A name longer than
+        ``NAME_MAX`` (a forged event) is refused with ``err.name_too_long``, nothing changed."""
+        if not name_fits(name):
+            self.message = NAME_TOO_LONG
+            self.message_serial += 1
+            self.message_version = self.table_version
+            return
+        self.join_name = name
 
     @rx.event
     async def sit(self) -> Any:

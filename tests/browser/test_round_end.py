@@ -175,7 +175,7 @@ def test_cacheta_last_round_card_goes_when_the_viewer_moves(app_harness, new_pag
 
 
 def test_four_seats_queue_jump_round_over_fits_a_phone(app_harness, new_page):
-    """The tallest FIM DA RODADA: four lives rows, the FUROU A FILA banner and the card jumped on."""
+    """The tallest FIM DA RODADA: four lives rows, the FUROU A FILA line and the card jumped on."""
     svc = service_or_skip()
     seed, final, log = find_seed(CACHETA_7, 4, out_of_turn=True, max_actions=60, announce=True)
     a, b, code, who = _two_phones(new_page, app_harness, "cacheta7", seed, others=("Carla", "Davi"))
@@ -183,7 +183,7 @@ def test_four_seats_queue_jump_round_over_fits_a_phone(app_harness, new_page):
         _act(svc, code, who[seat], action)
     res = final.round.result
     wname = ("Ana", "Bruno", "Carla", "Davi")[res.winner]
-    expect(a.locator("#banner")).to_have_text(f"{wname} furou a fila")
+    expect(a.locator("#banner #went-out")).to_contain_text(f"{wname} furou a fila e bateu")
     expect(a.locator("#lives .lives-row")).to_have_count(4)
     expect(a.locator("#taken-card")).to_be_visible()
     _on_screen(a, "#next-round-button")

@@ -86,7 +86,7 @@ def test_pife_won_with_the_louca(app_harness, new_page, shot):
     wname = ("Ana", "Bruno")[winner]
     for p in (a, b):
         expect(p.locator("#round-title")).to_have_text("FIM DA RODADA")
-        expect(p.locator("#banner")).to_have_text(f"{wname} bateu com a louca")
+        expect(p.locator("#banner #went-out")).to_contain_text(f"{wname} bateu com a louca, o descarte de")
     shot(a, "pife_louca_1366_pt")
     a.get_by_role("button", name="PRÓXIMA RODADA").click()
     for p in (a, b):
@@ -108,7 +108,7 @@ def test_cacheta_na_boa_and_jump_the_queue(app_harness, new_page, shot):
             shot(a, "na_boa_1366_pt")
     wname = ("Ana", "Bruno")[final.round.result.winner]
     for p in (a, b):
-        expect(p.locator("#banner")).to_have_text(f"{wname} furou a fila")
+        expect(p.locator("#banner #went-out")).to_contain_text(f"{wname} furou a fila e bateu")
         expect(p.locator("#round-title")).to_have_text("FIM DA RODADA")
         expect(p.locator(".seat").filter(has_text="NA BOA")).to_have_count(0)  # the round is over
     shot(b, "jump_queue_1366_pt")

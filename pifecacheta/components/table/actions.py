@@ -10,13 +10,24 @@ from pifecacheta.components.table.shortcuts import key_of, shortcut_list
 from pifecacheta.state.table import TableState
 
 
-def _discard_hint() -> rx.Var[str]:
+def _by_pointer(key: str) -> rx.Component:
+    """The catalog text ``key`` in a touch screen's words ("toque") and ``key + "_mouse"`` in a
+    mouse's ("clique"): ``assets/table.css`` shows one by the device's pointer (``.pfc-touch``,
+    ``.pfc-mouse``); the hidden one is ``display: none``, so a screen reader hears one."""
+    return rx.fragment(  # type: ignore[no-any-return]
+        rx.el.span(T[key], class_name="pfc-touch"),
+        rx.el.span(T[key + "_mouse"], class_name="pfc-mouse"),
+    )
+
+
+def _discard_hint() -> rx.Component:
     """How to discard, and "Ou toque em BATER" only while BATER is enabled (``can_go_out``)."""
-    return rx.cond(UI.can_go_out, T["turn.discard_or_go_out"], T["turn.discard"])  # type: ignore[no-any-return]
+    return rx.cond(UI.can_go_out, _by_pointer("turn.discard_or_go_out"), _by_pointer("turn.discard"))  # type: ignore[no-any-return]
 
 
 def status_line() -> rx.Component:
-    """Whose turn it is and what to do (``#status-line``): spectator, out, draw, discard, wait."""
+    """Whose turn it is and what to do (``#status-line``): spectator, out, draw, discard, wait;
+    the hints to draw and to discard in a touch screen's or a mouse's words."""
     text = rx.cond(
         ~UI.is_player,
         T["turn.spectator"],
@@ -25,7 +36,7 @@ def status_line() -> rx.Component:
             T["turn.out"],
             rx.cond(
                 UI.can_draw,
-                T["turn.draw"],
+                _by_pointer("turn.draw"),
                 rx.cond(
                     UI.can_discard,
                     rx.cond(SELECTED.value != "", T["turn.selected"], _discard_hint()),
@@ -40,7 +51,7 @@ def status_line() -> rx.Component:
     # it). An invisible copy of the longer hint shares the grid cell, so the line keeps its
     # height for the whole discard phase.
     sizer = rx.text(
-        rx.cond(UI.can_discard, _discard_hint(), ""),
+        rx.cond(UI.can_discard, _discard_hint(), rx.fragment()),
         size="3",
         weight="medium",
         aria_hidden="true",

@@ -16,8 +16,9 @@ from typing import Any
 import reflex as rx
 from reflex_base.vars import ObjectVar
 
-from pifecacheta.components.table.round_over import LAST_CLOSED, result_lines
-from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, fill, fill_in
+from pifecacheta.components.cards import card_face
+from pifecacheta.components.table.round_over import LAST_CLOSED, result_lines, went_out_text
+from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, fill_in
 from pifecacheta.state.table import TableState
 from pifecacheta.state.ui_values import SeatUi
 
@@ -66,11 +67,12 @@ def _card(r: Any) -> rx.Component:
             width="100%",
             align="center",
         ),
-        rx.cond(
-            r.result_out_of_turn,
-            rx.text(fill(r.result_banner_key, r.result_winner), size="2", style={"color": "#ffd27f"}),
+        rx.hstack(
+            rx.text(went_out_text(r), weight="bold", id="last-round-went-out"),
+            rx.cond(r.result_has_taken, card_face(r.result_taken, size="sm")),
+            align="center",
+            wrap="wrap",
         ),
-        rx.text(fill(r.result_headline_key, r.result_winner), weight="bold", id="last-round-went-out"),
         rx.cond(
             r.mode == "cacheta",
             rx.flex(rx.foreach(r.seats, _lives_chip), wrap="wrap", column_gap="1em", row_gap="0.2em"),

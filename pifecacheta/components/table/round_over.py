@@ -148,40 +148,58 @@ def _ids(main: bool, name: str) -> dict[str, str]:
     return {"id": name} if main else {"class_name": f"past-{name}"}
 
 
-def _banner(src: Any = UI, main: bool = True) -> rx.Component:
-    """LOUCA (Pife) or FUROU A FILA (Cacheta): the winner went out on another player's discard."""
-    return rx.cond(  # type: ignore[no-any-return]
-        src.result_out_of_turn,
-        rx.callout(
+def jump_key(src: Any) -> Any:
+    """The catalog key of an out-of-turn go-out told in one sentence (a string Var): Pife's
+    louca, a Cacheta queue jump, or a queue jump with all 10 cards in melds (seed 000 lines
+    21, 60, 64)."""
+    return rx.cond(
+        src.mode == "pife",
+        "round.louca_from",
+        rx.cond(src.result_with_ten, "round.jump_from_ten", "round.jump_from"),
+    )
+
+
+def went_out_text(src: Any) -> Any:
+    """Who went out, in one sentence (a string Var; ``src``: ``UI`` or a ``RoundUi`` Var): "Ana
+    bateu", "Ana bateu com 10", or out of turn "Carla furou a fila e bateu com o descarte de
+    Bruno:" (the card follows it)."""
+    told = src.result_out_of_turn & (src.result_discarder != "")
+    return rx.cond(
+        told,
+        fill_in(fill(jump_key(src), src.result_winner), "{from}", src.result_discarder),
+        rx.cond(
+            src.result_out_of_turn,
             fill(src.result_banner_key, src.result_winner),
-            color_scheme="amber",
-            width="100%",
-            size="1" if not main else "2",
-            **_ids(main, "banner"),
+            fill(src.result_headline_key, src.result_winner),
         ),
     )
 
 
-def _taken_card(src: Any = UI, main: bool = True) -> rx.Component:
-    """The discard the winner went out with, and whose it was."""
-    return rx.cond(  # type: ignore[no-any-return]
+def _went_out(src: Any = UI, main: bool = True) -> rx.Component:
+    """The go-out told once: "Ana bateu"; out of turn (LOUCA in Pife, FUROU A FILA in Cacheta)
+    the same line says whose discard it was, with that card, in an amber box that opens with
+    a short pop where everyone looks (``assets/table.css``, ``.pfc-jump``)."""
+    size = "4" if main else "3"
+    line = rx.text(went_out_text(src), size=size, weight="bold", **_ids(main, "went-out"))
+    taken = rx.cond(
         src.result_has_taken,
-        rx.hstack(
-            rx.text(
-                fill_in(fill(src.result_taken_key, src.result_winner), "{from}", src.result_discarder),
-                size="2",
-            ),
-            card_face(src.result_taken, size="sm"),
-            align="center",
-            **_ids(main, "taken-card"),
+        rx.box(card_face(src.result_taken, size="sm"), **_ids(main, "taken-card")),
+    )
+    return rx.cond(  # type: ignore[no-any-return]
+        src.result_out_of_turn,
+        rx.box(
+            rx.hstack(line, taken, align="center", spacing="3", wrap="wrap"),
+            class_name="pfc-jump" if main else "past-banner",
+            width="100%",
+            **({"id": "banner"} if main else {}),
         ),
+        line,
     )
 
 
 def _result_details(src: Any, main: bool) -> list[rx.Component]:
-    """Under the headline: the card taken, the melds and the last discard."""
+    """Under the headline: the melds and the last discard."""
     return [
-        _taken_card(src, main),
         rx.text(T["round.melds"], size="2", role="heading", aria_level=3),
         rx.flex(rx.foreach(src.result_melds, _meld), wrap="wrap", gap="0.6em", **_ids(main, "melds")),
         rx.cond(
@@ -196,26 +214,17 @@ def _result_details(src: Any, main: bool) -> list[rx.Component]:
 
 
 def _result(src: Any = UI, main: bool = True) -> rx.Component:
-    """Who went out (with ten cards or not), the card taken, the melds and the last discard."""
+    """Who went out (with ten cards or not, out of turn with whose card), the melds and the
+    last discard."""
     return rx.cond(  # type: ignore[no-any-return]
         src.has_result,
-        rx.vstack(
-            rx.text(
-                fill(src.result_headline_key, src.result_winner),
-                size="4" if main else "3",
-                weight="bold",
-                **_ids(main, "went-out"),
-            ),
-            *_result_details(src, main),
-            spacing="2",
-            width="100%",
-        ),
+        rx.vstack(_went_out(src, main), *_result_details(src, main), spacing="2", width="100%"),
     )
 
 
 def result_lines(src: Any) -> rx.Component:
-    """A past round's go-out lines under its headline (``src``: a ``RoundUi`` Var): the card
-    taken, the melds and the discard, without the banner, the headline and the lives."""
+    """A past round's go-out lines under its headline (``src``: a ``RoundUi`` Var): the melds
+    and the discard, without the headline and the lives."""
     return rx.vstack(*_result_details(src, main=False), spacing="2", width="100%")  # type: ignore[no-any-return]
 
 
@@ -234,10 +243,9 @@ def _lives(src: Any = UI, main: bool = True) -> rx.Component:
 
 def result_summary(src: Any) -> rx.Component:
     """A past round's result as FIM DA RODADA showed it (``src``: a ``RoundUi`` Var, with the
-    result field names of ``TableUi``): the banner, who went out, the card taken, the melds,
-    the discard and the lives, without the ids of the live panel."""
+    result field names of ``TableUi``): who went out (and whose card), the melds, the discard
+    and the lives, without the ids of the live panel."""
     return rx.vstack(  # type: ignore[no-any-return]
-        _banner(src, main=False),
         _result(src, main=False),
         _lives(src, main=False),
         spacing="2",
@@ -246,10 +254,17 @@ def result_summary(src: Any) -> rx.Component:
 
 
 def _outcome() -> list[rx.Component]:
-    """The end of the match: its winner, or no winner; who resigned or was away."""
+    """The end of the match: its winner, or no winner; who resigned or was away. While FIM DA
+    RODADA still shows a go-out that decided the match (Pife's first go-out, seed 000 line 48;
+    Cacheta's last rival out of lives), it says the match is decided and that PRÓXIMA RODADA
+    shows its end (seed 000 line 68); the winner's line belongs to FIM DA PARTIDA."""
     return [
         rx.cond(
-            UI.has_outcome & (UI.outcome_winner != ""),
+            UI.round_over & UI.has_outcome,
+            rx.text(T["round.match_decided"], size="3", id="match-decided", style={"color": "#ffd27f"}),
+        ),
+        rx.cond(
+            UI.match_over & UI.has_outcome & (UI.outcome_winner != ""),
             rx.text(
                 fill("match.winner", UI.outcome_winner),
                 size="5",
@@ -318,7 +333,6 @@ def round_over_panel() -> rx.Component:
     at the end of the match its winner and REVANCHE (``#round-over``)."""
     return rx.vstack(  # type: ignore[no-any-return]
         _title(),
-        _banner(),
         _result(),
         _lives(),
         *_outcome(),

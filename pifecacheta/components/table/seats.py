@@ -9,7 +9,7 @@ from reflex_base.vars import NumberVar, ObjectVar
 
 from pifecacheta.components.table.history import SR_ONLY
 from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, lives_word
-from pifecacheta.components.table.spoken import seat_sentence
+from pifecacheta.components.table.spoken import seat_sentence, went_out
 from pifecacheta.state.ui_values import SeatUi
 
 
@@ -33,21 +33,34 @@ def _name_line(seat: ObjectVar[SeatUi]) -> rx.Component:
 
 
 def _counts(seat: ObjectVar[SeatUi]) -> rx.Component:
-    """How many cards the seat holds and, in Cacheta, its lives."""
+    """How many cards the seat holds (for the seat that went out: "bateu", its cards are down
+    in melds on FIM DA RODADA) and, in Cacheta, its lives (on FIM DA RODADA with what the
+    round cost: "−1")."""
     return rx.hstack(  # type: ignore[no-any-return]
-        rx.hstack(
-            rx.icon("layers", size=14),
-            rx.text(seat.cards, size="2"),
-            spacing="1",
-            align="center",
-            aria_label=seat.cards.to_string() + " " + T["table.cards"],
-            class_name="seat-cards",
+        rx.cond(
+            went_out(seat),
+            rx.text(T["seat.went_out"], size="2", weight="bold", class_name="seat-went-out"),
+            rx.hstack(
+                rx.icon("layers", size=14),
+                rx.text(seat.cards, size="2"),
+                spacing="1",
+                align="center",
+                aria_label=seat.cards.to_string() + " " + T["table.cards"],
+                class_name="seat-cards",
+            ),
         ),
         rx.cond(
             UI.mode == "cacheta",
             rx.hstack(
                 rx.icon("heart", size=14, color="#ff8a8a"),
                 rx.text(seat.lives, size="2"),
+                # FIM DA RODADA: what the round cost, on the felt beside the seat's lives
+                rx.cond(
+                    (UI.round_over | UI.match_over) & (seat.lives_lost > 0),  # type: ignore[operator]
+                    rx.text(
+                        "−", seat.lives_lost, size="1", class_name="seat-lost", style={"color": "#ffb4b4"}
+                    ),
+                ),
                 spacing="1",
                 align="center",
                 aria_label=seat.lives.to_string() + " " + lives_word(seat.lives),
@@ -103,7 +116,7 @@ def fan(seat: ObjectVar[SeatUi]) -> rx.Component:
         )
 
     return rx.cond(  # type: ignore[no-any-return]
-        ~seat.is_me & (count > 0),
+        ~seat.is_me & (count > 0) & ~went_out(seat),
         rx.box(rx.foreach(rx.Var.range(shown), back), class_name="fan", aria_hidden="true"),
     )
 

@@ -27,10 +27,20 @@ def _part(condition: Any, words: Any) -> StringVar[str]:
     return part
 
 
+def went_out(seat: ObjectVar[SeatUi]) -> Var[bool]:
+    """True for the seat whose go-out FIM DA RODADA (or, after it, FIM DA PARTIDA) shows: its
+    cards are down in melds, so it holds no hand to count (client side). Not for a match won
+    by a resignation or an absence, whose winner may not be the one who went out."""
+    decided_by_play = (UI.outcome_kind == "gone_out") | (UI.outcome_kind == "last_with_lives")
+    over = UI.round_over | (UI.match_over & decided_by_play)
+    shown: Var[bool] = (seat.winner & UI.has_result & over).to(bool)
+    return shown
+
+
 def seat_sentence(seat: ObjectVar[SeatUi]) -> Var[str]:
-    """One seat in words: the name, the cards held, the lives (Cacheta), then what holds of it
-    among you, deals, on turn, NA BOA, out, left, bot, winner. E.g. "Carmen, 9 cartas, 7 vidas,
-    dá as cartas, na vez"."""
+    """One seat in words: the name, the cards held ("bateu" for the seat that went out), the
+    lives (Cacheta; on FIM DA RODADA also "perdeu 1"), then what holds of it among you, deals,
+    on turn, NA BOA, out, left, bot, winner. E.g. "Carmen, 9 cartas, 7 vidas, dá as cartas, na vez"."""
     cards = rx.cond(seat.cards == 1, T["table.card"], T["table.cards"]).to(str)
     lives = rx.cond(
         UI.mode == "cacheta", ", " + seat.lives.to_string() + " " + lives_word(seat.lives), ""
@@ -39,10 +49,12 @@ def seat_sentence(seat: ObjectVar[SeatUi]) -> Var[str]:
         seat.name.to(str)
         + _part(seat.is_me, T["badge.you"].lower())
         + ", "
-        + seat.cards.to_string()
-        + " "
-        + cards
+        + rx.cond(went_out(seat), T["seat.went_out"], seat.cards.to_string() + " " + cards).to(str)
         + lives
+        + _part(
+            (UI.round_over | UI.match_over) & (seat.lives_lost > 0),  # type: ignore[operator]
+            T["round.lost"] + " " + seat.lives_lost.to_string(),
+        )
         + _part(seat.dealer, T["badge.dealer"].lower())
         + _part(seat.turn, T["badge.turn"].lower())
         + _part(seat.announced, T["badge.na_boa"])

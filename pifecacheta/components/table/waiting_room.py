@@ -12,6 +12,7 @@ import reflex as rx
 from reflex_base.vars import ObjectVar
 
 from pifecacheta.components.focus import HAND_STOP, want_focus
+from pifecacheta.components.lobby_name import name_input, name_limit
 from pifecacheta.components.my_tables import FOCUS_RING
 from pifecacheta.components.table.messages import message_callout
 from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, fill, new_table_link
@@ -143,16 +144,11 @@ def _sit_form() -> rx.Component:
         rx.vstack(
             rx.el.label(T["name.label"], html_for="join-name", style={"font_weight": "bold"}),
             rx.hstack(
-                rx.input(
-                    id="join-name",
-                    value=TableState.join_name,
-                    on_change=TableState.set_join_name,
-                    max_length=24,
-                    width="100%",
-                ),
+                name_input("join-name", TableState.join_name, TableState.set_join_name, width="100%"),
                 rx.button(T["btn.sit"], on_click=TableState.sit, color_scheme="green"),
                 width="100%",
             ),
+            name_limit("join-name", TableState.join_name, T),  # "Até 24 letras · 7/24"
             width="100%",
         ),
     )
