@@ -1,7 +1,7 @@
 """The viewer's hand: its cards (tap to select, double tap or drag to discard; by keyboard,
-Enter / Space to select, Enter again to discard, the arrows to move), the two sorts and the
-viewer's own arrangement (drag a card onto another, or Alt+Left / Alt+Right:
-``state/hand_order.py``)."""
+Enter / Space to select, Enter again to discard, the arrows to move), the two sorts, JOGOS
+(the hand as the melds the game sees: ``components/table/hand_groups.py``) and the viewer's
+own arrangement (drag a card onto another, or Alt+Left / Alt+Right: ``state/hand_order.py``)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,10 @@ from reflex_base.vars.function import FunctionStringVar
 from pifecacheta.components.cards import card_face, card_name
 from pifecacheta.components.keys import focus_element, on_keys
 from pifecacheta.components.reflex_private import DnDDiv, client_state_var
+from pifecacheta.components.table.hand_groups import groups_button, hand_group
 from pifecacheta.components.table.shared import DISMISSED, SELECTED, UI, T
 from pifecacheta.components.table.shortcuts import shortcut_letters
+from pifecacheta.state.hand_groups import HandGroupsState
 from pifecacheta.state.hand_order import HandOrderState
 from pifecacheta.state.table import TableState
 from pifecacheta.state.view_model import CardUi
@@ -38,6 +40,8 @@ _ARRANGE: FunctionStringVar[Any] = FunctionStringVar.create(
     "return hand.map((c, i) => [at(c, i), c]).sort((a, b) => a[0] - b[0]).map((p) => p[1]); })"
 )
 _IDS: FunctionStringVar[Any] = FunctionStringVar.create("((hand) => hand.map((c) => c.id))")
+# The hand shown as its melds: the groups' cards one after the other.
+_FLAT: FunctionStringVar[Any] = FunctionStringVar.create("((groups) => groups.flatMap((g) => g.cards))")
 
 
 def order_key() -> rx.Var[str]:
@@ -50,11 +54,18 @@ def arranged() -> rx.Var[bool]:
     return (HandOrderState.order_key == order_key()) & (HandOrderState.order.length() > 0)
 
 
+def grouped() -> rx.Var[bool]:
+    """True while the hand shows as its melds (JOGOS on, and the groups have come)."""
+    return (HandOrderState.grouped != "") & (HandGroupsState.groups.length() > 0)
+
+
 def shown_hand() -> ArrayVar[list[CardUi]]:
-    """The viewer's cards in the order the page shows them: its arrangement, else the sort."""
+    """The viewer's cards in the order the page shows them: its melds (JOGOS), else its
+    arrangement, else the sort."""
     base = rx.cond(ViewerState.by_rank, UI.hand_by_rank, UI.hand_by_suit)
     mine = _ARRANGE.call(base, HandOrderState.order)
-    return rx.cond(arranged(), mine, base).to(list[CardUi])  # type: ignore[no-any-return]
+    flat = _FLAT.call(HandGroupsState.groups)
+    return rx.cond(grouped(), flat, rx.cond(arranged(), mine, base)).to(list[CardUi])  # type: ignore[no-any-return]
 
 
 def shown_ids() -> rx.Var[list[str]]:
@@ -241,8 +252,8 @@ def drawn_mark(card: ObjectVar[CardUi]) -> rx.Component:
 
 def _sort_button(label_key: str, rank: bool, button_id: str) -> rx.Component:
     """POR NAIPE or POR VALOR: pressed (solid, ``aria-pressed``) while the hand shows that
-    order; a press sorts the hand so and drops the viewer's own arrangement."""
-    on = (ViewerState.by_rank == rank) & ~arranged()
+    order; a press sorts the hand so and drops the viewer's own arrangement and JOGOS."""
+    on = (ViewerState.by_rank == rank) & ~arranged() & (HandOrderState.grouped == "")
     return rx.button(  # type: ignore[no-any-return]
         T[label_key],
         on_click=HandOrderState.sort_by(rank),  # type: ignore[operator]
@@ -273,6 +284,7 @@ def _header() -> rx.Component:
             rx.text(T["hand.sort"], size="1", style={"opacity": "0.85"}, aria_hidden="true"),
             _sort_button("btn.sort_suit", False, "sort-suit"),
             _sort_button("btn.sort_rank", True, "sort-rank"),
+            groups_button(),
             spacing="1",
             align="center",
             role="group",
@@ -284,12 +296,17 @@ def _header() -> rx.Component:
 
 
 def hand() -> rx.Component:
-    """The viewer's hand (``#hand``), sorted or arranged as the viewer chose."""
+    """The viewer's hand (``#hand``), sorted, arranged or in its melds as the viewer chose."""
     cards = shown_hand()
     return rx.vstack(  # type: ignore[no-any-return]
         _header(),
         rx.flex(
-            rx.foreach(cards, lambda c, i: hand_card(c, i, cards.length())),
+            rx.cond(
+                grouped(),
+                rx.foreach(HandGroupsState.groups, lambda g: hand_group(g, hand_card, cards.length())),
+                rx.foreach(cards, lambda c, i: hand_card(c, i, cards.length())),
+            ),
+            class_name=rx.cond(grouped(), "hand-grouped", ""),
             wrap="wrap",
             justify="center",
             width="100%",

@@ -60,7 +60,8 @@ _ROOM_PLACES = rx.Var.create(["bottom", "left", "top", "right"])
 def room_place(seat: ObjectVar[SeatUi]) -> rx.Var[str]:
     """The place of ``seat`` around the waiting room's felt: "bottom", "left", "top" or "right"."""
     base = rx.cond(UI.my_seat >= 0, UI.my_seat, 0)  # type: ignore[operator]
-    return _ROOM_PLACES[(seat.seat - base + 4) % 4].to(str)  # type: ignore[operator, no-any-return]
+    place: rx.Var[str] = _ROOM_PLACES[(seat.seat - base + 4) % 4].to(str)
+    return place
 
 
 def lobby_seat(seat: ObjectVar[SeatUi]) -> rx.Component:
