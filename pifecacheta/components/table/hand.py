@@ -266,11 +266,15 @@ def _sort_button(label_key: str, rank: bool, button_id: str) -> rx.Component:
 
 
 def _header() -> rx.Component:
-    """The hand's title (Sua mão) and the two sorts, "Ordenar: POR NAIPE | POR VALOR", the one
-    in use pressed (none while the viewer's own arrangement shows). Both are always there, so
-    the button's word is never the order the hand is not in."""
+    """The hand's title (Sua mão) and the orders, "Ordenar: POR NAIPE | POR VALOR | JOGOS",
+    the one in use pressed (no sort while the viewer's own arrangement shows). All are always
+    there, so the button's word is never the order the hand is not in. On a phone the word
+    "Ordenar" is left out (the group keeps it as its name) and the buttons may go under the
+    title."""
     return rx.hstack(  # type: ignore[no-any-return]
-        rx.text(T["hand.title"], weight="bold", role="heading", aria_level=2),
+        rx.text(
+            T["hand.title"], weight="bold", role="heading", aria_level=2, style={"white_space": "nowrap"}
+        ),
         rx.spacer(),
         # how to arrange the hand, on a wide screen (a phone's status line says how to play)
         rx.text(
@@ -281,7 +285,13 @@ def _header() -> rx.Component:
             style={"opacity": "0.8"},
         ),
         rx.hstack(
-            rx.text(T["hand.sort"], size="1", style={"opacity": "0.85"}, aria_hidden="true"),
+            rx.text(
+                T["hand.sort"],
+                size="1",
+                style={"opacity": "0.85"},
+                aria_hidden="true",
+                display=rx.breakpoints(initial="none", sm="block"),
+            ),
             _sort_button("btn.sort_suit", False, "sort-suit"),
             _sort_button("btn.sort_rank", True, "sort-rank"),
             groups_button(),
@@ -292,6 +302,8 @@ def _header() -> rx.Component:
         ),
         width="100%",
         align="center",
+        wrap="wrap",
+        style={"row_gap": "0.3em"},
     )
 
 
