@@ -17,6 +17,7 @@ from pifecacheta.components.reflex_private import DnDDiv, client_state_var
 from pifecacheta.components.table.hand_groups import groups_button, hand_group
 from pifecacheta.components.table.shared import DISMISSED, SELECTED, UI, T
 from pifecacheta.components.table.shortcuts import shortcut_letters
+from pifecacheta.components.table.touch_ghost import drop_ghost, follow_finger, touch_ghost, touch_move_spec
 from pifecacheta.state.hand_groups import HandGroupsState
 from pifecacheta.state.hand_order import HandOrderState
 from pifecacheta.state.table import TableState
@@ -90,9 +91,12 @@ def _touch_spec(e: ObjectVar[Any]) -> tuple[rx.Var[str]]:
 
 class HandCardDiv(DnDDiv):
     """A hand card's box: a :class:`DnDDiv` with ``on_touch_end``, whose handler gets where
-    the finger lifted (``_TOUCH_TARGET``: "pile", a hand card's id, or "")."""
+    the finger lifted (``_TOUCH_TARGET``: "pile", a hand card's id, or ""), ``on_touch_move``
+    (where the finger is: ``touch_ghost.touch_move_spec``) and ``on_touch_cancel``."""
 
     on_touch_end: rx.EventHandler[_touch_spec]  # type: ignore[type-arg, valid-type]
+    on_touch_move: rx.EventHandler[touch_move_spec]  # type: ignore[type-arg, valid-type]
+    on_touch_cancel: rx.EventHandler[rx.event.no_args_event_spec]  # type: ignore[type-arg, valid-type]
 
 
 def _touch_drop(card: ObjectVar[CardUi]) -> Any:
@@ -104,6 +108,7 @@ def _touch_drop(card: ObjectVar[CardUi]) -> Any:
     def handler(target: rx.Var[str]) -> list[Any]:
         other = (target != "") & (target != "pile") & (target != card.id)
         return [
+            drop_ghost(),  # the copy under the finger goes (components/table/touch_ghost.py)
             SELECTED.set_value(rx.cond(target == "pile", "", SELECTED.value)),
             rx.cond(target == "pile", TableState.card_double(card.id, UI.version), rx.noop()),  # type: ignore[operator]
             rx.cond(other, HandOrderState.drop(card.id, target, shown_ids(), order_key()), rx.noop()),  # type: ignore[operator]
@@ -202,6 +207,8 @@ def hand_card(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int])
         ],
         on_key_down=_card_keys(card, i, count),
         on_touch_end=_touch_drop(card),
+        on_touch_move=follow_finger(card, selected),  # the lifted card's copy under the finger
+        on_touch_cancel=drop_ghost(),
         on_focus=HAND_FOCUS.set_value(i),
         id=slot_id(i),
         role="button",
@@ -329,6 +336,7 @@ def hand() -> rx.Component:
             # second row does not cover the card above it
             style={"padding_top": "0.8em", "column_gap": "0.35em", "row_gap": "0.9em"},
         ),
+        touch_ghost(cards),  # outside #hand: the dragged card's copy, under the finger
         width="100%",
         spacing="1",
         style={
