@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from _contrast import contrast
 from _flows import start_two
 from _replay import hand
 from playwright.sync_api import Page, expect
@@ -81,6 +82,8 @@ def test_jogos_shows_the_solvers_groups(app_harness, new_page):
     first = a.locator("#hand .hand-group").first
     expect(first).to_have_attribute("role", "group")
     expect(first.locator(".hand-group-label")).to_have_attribute("aria-hidden", "true")
+    for caption in a.locator("#hand .hand-group-label").all():  # WCAG 1.4.3
+        assert contrast(caption) >= 4.5, (caption.text_content(), contrast(caption))
     expect(a.get_by_role("group", name=want[0][0])).to_be_visible()
     assert want[-1][0] == "cartas soltas"
     # the arrows go from the last card of a group to the first of the next

@@ -13,6 +13,7 @@ import os
 import re
 from pathlib import Path
 
+from _contrast import contrast, placeholder_contrast
 from _flows import create_table, join_table, service_or_skip
 from playwright.sync_api import Page, expect
 
@@ -79,6 +80,15 @@ def _shots(page: Page, name: str, lang: str, check) -> None:
     page.set_viewport_size(size)
 
 
+def _readable(page: Page, selectors: list[str]) -> None:
+    """Every match of each selector has text at 4.5:1 or more on what is behind it (WCAG 1.4.3)."""
+    for selector in selectors:
+        items = page.locator(selector)
+        assert items.count() > 0, selector
+        for item in items.all():
+            assert contrast(item) >= 4.5, (selector, contrast(item))
+
+
 def _check_lobby(page: Page, width: int) -> None:
     _no_sideways(page)
     create, side = _box(page, ".lobby-create"), _box(page, ".lobby-side")
@@ -98,6 +108,10 @@ def _check_lobby(page: Page, width: int) -> None:
     create_button = page.get_by_role("button", name=re.compile("^(CRIAR|CREAR) MESA$")).bounding_box()
     assert create_button is not None
     _inside(page, create_button, "CRIAR MESA")
+    _readable(
+        page, ["#rules-link", "label[for=name-input]", "#mode-label", "#lobby-steps li", "#lobby-access"]
+    )
+    assert placeholder_contrast(page.locator("#name-input")) >= 4.5
     # the two columns fill the screen's height (no empty half)
     vh = page.viewport_size["height"]
     assert create["y"] + create["height"] >= 0.8 * vh, (create, vh)
@@ -119,6 +133,13 @@ def _check_room(page: Page, width: int) -> None:
     assert seats["left"]["x"] + seats["left"]["width"] <= seats["right"]["x"], seats
     for seat in seats.values():
         assert _overlap(seat, felt), (seat, felt)  # on the felt's edge, not off somewhere
+    _readable(
+        page,
+        [
+            ".lobby-seat .seat-name, .lobby-seat[data-empty=true] .rt-Text",
+            ".room-centre .rt-Text, .room-centre #start-button",
+        ],
+    )
     # the invite tools beside the table, at its right
     invite = boxes[".room-invite#0"]
     assert invite["x"] >= felt["x"] + felt["width"], (invite, felt)
