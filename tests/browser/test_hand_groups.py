@@ -13,6 +13,7 @@ from pathlib import Path
 
 from _contrast import contrast
 from _flows import start_two
+from _frames import Recorder, scan_frames
 from _replay import hand
 from playwright.sync_api import Page, expect
 
@@ -92,7 +93,8 @@ def test_jogos_shows_the_solvers_groups(app_harness, new_page):
     a.keyboard.press("ArrowRight")
     expect(a.locator(f"#hand-pos-{size}")).to_be_focused()
     assert a.locator(f"#hand-pos-{size} [data-card]").get_attribute("id") == f"card-{want[1][1][0]}"
-    # kept across a reload (localStorage), as the sorts are
+    # kept across a reload (localStorage), as the sorts are; her frames from now on are scanned
+    frames = Recorder(a)
     a.reload()
     expect(a.locator("#sort-groups")).to_have_attribute("aria-pressed", "true")
     expect(a.locator("#hand .hand-group")).to_have_count(len(want))
@@ -123,3 +125,7 @@ def test_jogos_shows_the_solvers_groups(app_harness, new_page):
     expect(hand(b)).to_have_count(10)
     # Ana's groups never moved: another seat's draw shows nothing of Bruno's cards to her
     assert _shown(a) == want
+    drawn = apply(match, 1, Draw())
+    mine = {c.code for c in drawn.round.hands[0]}
+    hidden = {c.code for c in drawn.round.hands[1]} - mine
+    assert frames.frames and hidden and scan_frames(frames.frames, hidden) == []
