@@ -77,8 +77,9 @@ app = rx.App(  # the theme: rxconfig.py (RadixThemesPlugin)
     backend_exception_handler=backend_exception_handler,  # a malformed event: a clear refusal
     toaster=toaster(),  # its region named in the viewer's language (components/common.py)
     # assets/focus.css: the focus ring of every control (WCAG 2.4.7); assets/table.css: the
-    # table's layout around the felt on a wide screen and its motion
-    stylesheets=["/focus.css", "/table.css"],
+    # table's layout around the felt on a wide screen and its motion; assets/room.css: the
+    # lobby and the waiting room as a card room, the hand shown as its melds
+    stylesheets=["/focus.css", "/table.css", "/room.css"],
     head_components=[
         rx.el.meta(name="viewport", content="width=device-width, initial-scale=1"),
         # assets/: the icons and the web app manifest (state/notices.py swaps the icon on your turn)

@@ -50,7 +50,9 @@ def rules_link() -> rx.Component:
 
 
 def lobby_page() -> rx.Component:
-    """The home page: name, game choice, CRIAR MESA; MINHAS MESAS (first when it lists any)."""
+    """The home page: name, game choice, CRIAR MESA; MINHAS MESAS (first on a phone when it
+    lists any). From 62em (``assets/room.css``) a card room's lobby in two columns: CRIAR MESA
+    at the left under a fan of cards, MINHAS MESAS and how a table goes at the right."""
     mine = MyTablesState.mine
     has_rows = (mine.recent.length() > 0) | (mine.old.length() > 0)
     return page_shell(
@@ -58,13 +60,50 @@ def lobby_page() -> rx.Component:
             _create_card(),
             rx.box(
                 my_tables(),
+                lobby_steps(),
+                class_name="lobby-side",
                 style={"order": rx.cond(has_rows, "0", "2"), "flex": "1 1 20em", "min_width": "0"},
             ),
             wrap="wrap",
             gap="1em",
             align="start",
+            id="lobby",
+            class_name="pfc-lobby",
             style={"margin": "1.5em auto"},
         ),
+    )
+
+
+# The fan of cards over CRIAR MESA on a wide screen (decoration): a Cacheta hand's melds.
+_FAN: tuple[tuple[str, str], ...] = (("7", "♣"), ("7", "♦"), ("7", "♥"), ("Q", "♠"), ("K", "♠"), ("A", "♠"))
+
+
+def _fan() -> rx.Component:
+    """A fan of six cards at the head of CRIAR MESA, hidden from screen readers (decoration)."""
+    return rx.box(  # type: ignore[no-any-return]
+        *(
+            rx.el.span(rank, rx.el.br(), suit, class_name="lobby-card", data_red=str(suit in "♦♥").lower())
+            for rank, suit in _FAN
+        ),
+        class_name="lobby-fan",
+        aria_hidden="true",
+    )
+
+
+def lobby_steps() -> rx.Component:
+    """How a table goes, in three steps (create, invite, play at one's own pace): the right
+    column's foot on a wide screen, not shown on a phone (``assets/room.css``)."""
+    t = ViewerState.t
+    return rx.box(  # type: ignore[no-any-return]
+        rx.heading(t["lobby.steps_title"], size="4", as_="h2", id="lobby-steps-title"),
+        rx.el.ol(
+            *(rx.el.li(t[f"lobby.step{n}"]) for n in (1, 2, 3)),
+            class_name="lobby-steps-list",
+        ),
+        id="lobby-steps",
+        class_name="lobby-steps",
+        role="region",
+        aria_labelledby="lobby-steps-title",
     )
 
 
@@ -74,6 +113,7 @@ def _create_card() -> rx.Component:
     t = ViewerState.t
     return rx.box(  # type: ignore[no-any-return]
         rx.vstack(
+            _fan(),
             rx.hstack(
                 rx.text(t["app.tagline"], size="3", style={"opacity": "0.9"}),
                 rules_link(),
@@ -129,5 +169,6 @@ def _create_card() -> rx.Component:
                 "background": "rgba(0,0,0,0.3)",
             },
         ),
+        class_name="lobby-create",
         style={"order": "1", "flex": "1 1 20em", "min_width": "0"},
     )

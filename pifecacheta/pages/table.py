@@ -22,6 +22,7 @@ from pifecacheta.components.table.hand import hand
 from pifecacheta.components.table.hints import hints_panel
 from pifecacheta.components.table.history import history_button, history_live, history_side
 from pifecacheta.components.table.messages import message_callout
+from pifecacheta.components.table.move_sound import move_sound
 from pifecacheta.components.table.replay import replay_dialog
 from pifecacheta.components.table.round_over import round_over_panel
 from pifecacheta.components.table.seats import seats
@@ -72,6 +73,7 @@ def table_board() -> rx.Component:
         history_side(),
         history_live(),
         announcer(),  # your turn, the card you drew (assertive)
+        move_sound(),  # a draw's, a take's, a discard's sound, when the viewer turned them on
         style={
             "display": "grid",
             "grid_template_columns": rx.breakpoints(initial="minmax(0, 1fr)", md="minmax(0, 1fr) 20em"),

@@ -7,6 +7,10 @@ moves it one place with Alt+Left / Alt+Right. The order is kept in this browser'
 come after the arranged ones, in the chosen sort. Pressing POR NAIPE or POR VALOR goes back to
 that sort. The server never reads it: only the page orders the viewer's own cards with it.
 
+JOGOS (``grouped``, localStorage ``pc_hand_groups``, "1" when on) shows the hand as the melds
+the game sees instead (``state/hand_groups.py``), for every table until turned off; a sort
+pressed, or a card moved by hand, turns it off.
+
 The pure functions are unit-tested in ``tests/state/test_hand_order.py``.
 """
 
@@ -90,6 +94,7 @@ class HandOrderState(rx.State):
     docstring). ``order_key`` and ``order`` are what the page reads."""
 
     arranged: str = rx.LocalStorage("", name="pc_hand_order")
+    grouped: str = rx.LocalStorage("", name="pc_hand_groups")  # "1": JOGOS on
 
     @rx.var
     def order_key(self) -> str:
@@ -118,12 +123,17 @@ class HandOrderState(rx.State):
         Anything but a bool (a forged event) changes nothing."""
         if not isinstance(rank, bool):
             return
-        self.arranged = ""
+        self.arranged, self.grouped = "", ""
         viewer = await self.get_state(ViewerState)
         viewer.sort_rank = "1" if rank else ""
+
+    @rx.event
+    def toggle_groups(self) -> None:
+        """JOGOS: show the hand as its melds, or (pressed again) as before."""
+        self.grouped = "" if self.grouped else "1"
 
     def _keep(self, key: Any, ids: list[str] | None) -> None:
         if ids is not None:
             stored = encode(key, ids)
             if stored:
-                self.arranged = stored
+                self.arranged, self.grouped = stored, ""

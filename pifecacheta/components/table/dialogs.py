@@ -8,6 +8,7 @@ from typing import Any
 import reflex as rx
 
 from pifecacheta.components.notices import notice_controls
+from pifecacheta.components.table.move_sound import move_sound_switch
 from pifecacheta.components.table.shared import UI, T, fill
 from pifecacheta.components.table_rules import table_rules
 from pifecacheta.state.table import TableState
@@ -73,7 +74,7 @@ def pause_menu() -> rx.Component:
             rx.dialog.description(T["pause.body"], size="2"),
             rx.box(table_rules(), margin_top="0.8em"),  # this table's game and lives, the rules page
             # Meu acesso (continue on another device) and the your-turn notices
-            rx.box(notice_controls(), margin_top="1em"),
+            rx.box(notice_controls(), move_sound_switch(), margin_top="1em"),
             rx.link(T["access.open"], href="/acesso", id="pause-access", margin_top="0.8em", display="block"),
             rx.flex(
                 confirm(

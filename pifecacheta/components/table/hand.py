@@ -1,7 +1,7 @@
 """The viewer's hand: its cards (tap to select, double tap or drag to discard; by keyboard,
-Enter / Space to select, Enter again to discard, the arrows to move), the two sorts and the
-viewer's own arrangement (drag a card onto another, or Alt+Left / Alt+Right:
-``state/hand_order.py``)."""
+Enter / Space to select, Enter again to discard, the arrows to move), the two sorts, JOGOS
+(the hand as the melds the game sees: ``components/table/hand_groups.py``) and the viewer's
+own arrangement (drag a card onto another, or Alt+Left / Alt+Right: ``state/hand_order.py``)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,11 @@ from reflex_base.vars.function import FunctionStringVar
 from pifecacheta.components.cards import card_face, card_name
 from pifecacheta.components.keys import focus_element, on_keys
 from pifecacheta.components.reflex_private import DnDDiv, client_state_var
+from pifecacheta.components.table.hand_groups import groups_button, hand_group
 from pifecacheta.components.table.shared import DISMISSED, SELECTED, UI, T
 from pifecacheta.components.table.shortcuts import shortcut_letters
+from pifecacheta.components.table.touch_ghost import drop_ghost, follow_finger, touch_ghost, touch_move_spec
+from pifecacheta.state.hand_groups import HandGroupsState
 from pifecacheta.state.hand_order import HandOrderState
 from pifecacheta.state.table import TableState
 from pifecacheta.state.ui_values import CardUi
@@ -38,6 +41,8 @@ _ARRANGE: FunctionStringVar[Any] = FunctionStringVar.create(
     "return hand.map((c, i) => [at(c, i), c]).sort((a, b) => a[0] - b[0]).map((p) => p[1]); })"
 )
 _IDS: FunctionStringVar[Any] = FunctionStringVar.create("((hand) => hand.map((c) => c.id))")
+# The hand shown as its melds: the groups' cards one after the other.
+_FLAT: FunctionStringVar[Any] = FunctionStringVar.create("((groups) => groups.flatMap((g) => g.cards))")
 
 
 def order_key() -> rx.Var[str]:
@@ -50,11 +55,18 @@ def arranged() -> rx.Var[bool]:
     return (HandOrderState.order_key == order_key()) & (HandOrderState.order.length() > 0)
 
 
+def grouped() -> rx.Var[bool]:
+    """True while the hand shows as its melds (JOGOS on, and the groups have come)."""
+    return (HandOrderState.grouped != "") & (HandGroupsState.groups.length() > 0)
+
+
 def shown_hand() -> ArrayVar[list[CardUi]]:
-    """The viewer's cards in the order the page shows them: its arrangement, else the sort."""
+    """The viewer's cards in the order the page shows them: its melds (JOGOS), else its
+    arrangement, else the sort."""
     base = rx.cond(ViewerState.by_rank, UI.hand_by_rank, UI.hand_by_suit)
     mine = _ARRANGE.call(base, HandOrderState.order)
-    return rx.cond(arranged(), mine, base).to(list[CardUi])  # type: ignore[no-any-return]
+    flat = _FLAT.call(HandGroupsState.groups)
+    return rx.cond(grouped(), flat, rx.cond(arranged(), mine, base)).to(list[CardUi])  # type: ignore[no-any-return]
 
 
 def shown_ids() -> rx.Var[list[str]]:
@@ -79,9 +91,12 @@ def _touch_spec(e: ObjectVar[Any]) -> tuple[rx.Var[str]]:
 
 class HandCardDiv(DnDDiv):
     """A hand card's box: a :class:`DnDDiv` with ``on_touch_end``, whose handler gets where
-    the finger lifted (``_TOUCH_TARGET``: "pile", a hand card's id, or "")."""
+    the finger lifted (``_TOUCH_TARGET``: "pile", a hand card's id, or ""), ``on_touch_move``
+    (where the finger is: ``touch_ghost.touch_move_spec``) and ``on_touch_cancel``."""
 
     on_touch_end: rx.EventHandler[_touch_spec]  # type: ignore[type-arg, valid-type]
+    on_touch_move: rx.EventHandler[touch_move_spec]  # type: ignore[type-arg, valid-type]
+    on_touch_cancel: rx.EventHandler[rx.event.no_args_event_spec]  # type: ignore[type-arg, valid-type]
 
 
 def _touch_drop(card: ObjectVar[CardUi]) -> Any:
@@ -93,6 +108,7 @@ def _touch_drop(card: ObjectVar[CardUi]) -> Any:
     def handler(target: rx.Var[str]) -> list[Any]:
         other = (target != "") & (target != "pile") & (target != card.id)
         return [
+            drop_ghost(),  # the copy under the finger goes (components/table/touch_ghost.py)
             SELECTED.set_value(rx.cond(target == "pile", "", SELECTED.value)),
             rx.cond(target == "pile", TableState.card_double(card.id, UI.version), rx.noop()),  # type: ignore[operator]
             rx.cond(other, HandOrderState.drop(card.id, target, shown_ids(), order_key()), rx.noop()),  # type: ignore[operator]
@@ -191,6 +207,8 @@ def hand_card(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int])
         ],
         on_key_down=_card_keys(card, i, count),
         on_touch_end=_touch_drop(card),
+        on_touch_move=follow_finger(card, selected),  # the lifted card's copy under the finger
+        on_touch_cancel=drop_ghost(),
         on_focus=HAND_FOCUS.set_value(i),
         id=slot_id(i),
         role="button",
@@ -241,8 +259,8 @@ def drawn_mark(card: ObjectVar[CardUi]) -> rx.Component:
 
 def _sort_button(label_key: str, rank: bool, button_id: str) -> rx.Component:
     """POR NAIPE or POR VALOR: pressed (solid, ``aria-pressed``) while the hand shows that
-    order; a press sorts the hand so and drops the viewer's own arrangement."""
-    on = (ViewerState.by_rank == rank) & ~arranged()
+    order; a press sorts the hand so and drops the viewer's own arrangement and JOGOS."""
+    on = (ViewerState.by_rank == rank) & ~arranged() & (HandOrderState.grouped == "")
     return rx.button(  # type: ignore[no-any-return]
         T[label_key],
         on_click=HandOrderState.sort_by(rank),  # type: ignore[operator]
@@ -255,11 +273,15 @@ def _sort_button(label_key: str, rank: bool, button_id: str) -> rx.Component:
 
 
 def _header() -> rx.Component:
-    """The hand's title (Sua mão) and the two sorts, "Ordenar: POR NAIPE | POR VALOR", the one
-    in use pressed (none while the viewer's own arrangement shows). Both are always there, so
-    the button's word is never the order the hand is not in."""
+    """The hand's title (Sua mão) and the orders, "Ordenar: POR NAIPE | POR VALOR | JOGOS",
+    the one in use pressed (no sort while the viewer's own arrangement shows). All are always
+    there, so the button's word is never the order the hand is not in. On a phone the word
+    "Ordenar" is left out (the group keeps it as its name) and the buttons may go under the
+    title."""
     return rx.hstack(  # type: ignore[no-any-return]
-        rx.text(T["hand.title"], weight="bold", role="heading", aria_level=2),
+        rx.text(
+            T["hand.title"], weight="bold", role="heading", aria_level=2, style={"white_space": "nowrap"}
+        ),
         rx.spacer(),
         # how to arrange the hand, on a wide screen (a phone's status line says how to play)
         rx.text(
@@ -270,9 +292,16 @@ def _header() -> rx.Component:
             style={"opacity": "0.8"},
         ),
         rx.hstack(
-            rx.text(T["hand.sort"], size="1", style={"opacity": "0.85"}, aria_hidden="true"),
+            rx.text(
+                T["hand.sort"],
+                size="1",
+                style={"opacity": "0.85"},
+                aria_hidden="true",
+                display=rx.breakpoints(initial="none", sm="block"),
+            ),
             _sort_button("btn.sort_suit", False, "sort-suit"),
             _sort_button("btn.sort_rank", True, "sort-rank"),
+            groups_button(),
             spacing="1",
             align="center",
             role="group",
@@ -280,16 +309,23 @@ def _header() -> rx.Component:
         ),
         width="100%",
         align="center",
+        wrap="wrap",
+        style={"row_gap": "0.3em"},
     )
 
 
 def hand() -> rx.Component:
-    """The viewer's hand (``#hand``), sorted or arranged as the viewer chose."""
+    """The viewer's hand (``#hand``), sorted, arranged or in its melds as the viewer chose."""
     cards = shown_hand()
     return rx.vstack(  # type: ignore[no-any-return]
         _header(),
         rx.flex(
-            rx.foreach(cards, lambda c, i: hand_card(c, i, cards.length())),
+            rx.cond(
+                grouped(),
+                rx.foreach(HandGroupsState.groups, lambda g: hand_group(g, hand_card, cards.length())),
+                rx.foreach(cards, lambda c, i: hand_card(c, i, cards.length())),
+            ),
+            class_name=rx.cond(grouped(), "hand-grouped", ""),
             wrap="wrap",
             justify="center",
             width="100%",
@@ -300,6 +336,7 @@ def hand() -> rx.Component:
             # second row does not cover the card above it
             style={"padding_top": "0.8em", "column_gap": "0.35em", "row_gap": "0.9em"},
         ),
+        touch_ghost(cards),  # outside #hand: the dragged card's copy, under the finger
         width="100%",
         spacing="1",
         style={

@@ -52,9 +52,23 @@ def _seat_button(seat: ObjectVar[SeatUi]) -> rx.Component:
     )
 
 
+# Where each seat sits around the waiting room's felt on a wide screen (``assets/room.css``),
+# clockwise from the viewer at the bottom as at the table (state/view_model.py: seat_place);
+# a visitor sees seat 1 at the bottom.
+_ROOM_PLACES = rx.Var.create(["bottom", "left", "top", "right"])
+
+
+def room_place(seat: ObjectVar[SeatUi]) -> rx.Var[str]:
+    """The place of ``seat`` around the waiting room's felt: "bottom", "left", "top" or "right"."""
+    base = rx.cond(UI.my_seat >= 0, UI.my_seat, 0)  # type: ignore[operator]
+    place: rx.Var[str] = _ROOM_PLACES[(seat.seat - base + 4) % 4].to(str)
+    return place
+
+
 def lobby_seat(seat: ObjectVar[SeatUi]) -> rx.Component:
     """One seat of the waiting room: its number, then LIVRE or the name with its badges, and
-    LEVANTAR / TIRAR (:func:`_seat_button`)."""
+    LEVANTAR / TIRAR (:func:`_seat_button`). A row on a phone; on a wide screen a chair around
+    the felt (``data-place``, ``assets/room.css``)."""
     return rx.hstack(  # type: ignore[no-any-return]
         rx.text(seat.seat + 1, weight="bold", style={"width": "1.4em", "opacity": "0.7"}),  # type: ignore[operator]
         rx.cond(
@@ -77,6 +91,7 @@ def lobby_seat(seat: ObjectVar[SeatUi]) -> rx.Component:
         style={"background": "rgba(0,0,0,0.2)", "border_radius": "0.5em", "min_width": "0"},
         width="100%",
         class_name="lobby-seat",
+        custom_attrs={"data-place": room_place(seat), "data-empty": rx.cond(seat.empty, "true", "false")},
     )
 
 
@@ -195,19 +210,33 @@ def _creator_controls() -> rx.Component:
 
 def waiting_room() -> rx.Component:
     """The title, the table's rules, SENTAR À MESA (for a visitor), the invite link with its
-    copy and share buttons, the four seats, and the creator's controls."""
+    copy and share buttons, the four seats, and the creator's controls.
+
+    A column on a phone, in that order; from 62em (``assets/room.css``) a card room: the four
+    seats around a felt like the table's with COMEÇAR in its middle, SENTAR À MESA and the
+    invite tools beside it. Each part is a box of its own class (``room-*``), a grid area."""
     return rx.vstack(  # type: ignore[no-any-return]
-        _title(),
-        table_rules(),
+        rx.vstack(_title(), table_rules(), spacing="3", width="100%", class_name="room-head"),
         # an invited guest first reads how to sit down, then the host's tools to invite others
-        _sit_form(),
-        message_callout(),  # a refused sit (bad name, no seat left) says why here too
-        *_invite(),
-        rx.text(T["lobby.seats"], weight="bold", role="heading", aria_level=2),
-        rx.vstack(rx.foreach(UI.seats, lobby_seat), width="100%", spacing="2"),
-        _creator_controls(),
-        deal_panel(),  # the commitment of round 1 and this seat's contribution
+        rx.vstack(
+            _sit_form(),
+            message_callout(),  # a refused sit (bad name, no seat left) says why here too
+            spacing="3",
+            width="100%",
+            class_name="room-sit",
+        ),
+        rx.vstack(*_invite(), spacing="3", width="100%", class_name="room-invite"),
+        rx.box(
+            rx.text(T["lobby.seats"], weight="bold", role="heading", aria_level=2, class_name="room-label"),
+            rx.box(class_name="room-felt", aria_hidden="true"),
+            rx.vstack(rx.foreach(UI.seats, lobby_seat), width="100%", spacing="2", class_name="room-seats"),
+            rx.box(_creator_controls(), class_name="room-centre"),
+            class_name="room-table",
+        ),
+        rx.box(deal_panel(), class_name="room-deal"),  # the commitment of round 1, this seat's part
         spacing="3",
+        id="room",
+        class_name="pfc-room",
         style=ROOM_STYLE,
     )
 
