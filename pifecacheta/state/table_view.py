@@ -32,6 +32,7 @@ import reflex as rx
 from pifecacheta import live
 from pifecacheta.components.reflex_private import override_base_method
 from pifecacheta.service import get_service
+from pifecacheta.state import wire  # noqa: F401 - registers the views' serializers
 from pifecacheta.state.history_ui import HistoryUi, RoundUi, history_for, last_kept
 from pifecacheta.state.snapshots import CACHE, DEFAULT_TTL, is_refusal, snapshot_for
 from pifecacheta.state.view_model import TableUi, table_ui
