@@ -174,7 +174,8 @@ class TableView(rx.State, mixin=True):
         values of ``ui`` and ``history`` (about two hundred small objects, pickled and
         unpickled at each event of the tab), which the next change computes again anyway
         (:data:`VIEWS_NOT_STORED`)."""
-        return without_cached_values(self, super().__getstate__(), VIEWS_NOT_STORED)
+        fields: dict[str, Any] = super().__getstate__()  # type: ignore[no-untyped-call]
+        return without_cached_values(self, fields, VIEWS_NOT_STORED)
 
     async def _history(self) -> HistoryUi:
         """This viewer's full history, evaluated once per tab and table state for both
