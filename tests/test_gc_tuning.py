@@ -37,7 +37,8 @@ def test_the_task_can_be_turned_off(restore_gc, monkeypatch) -> None:
 
 
 @pytest.mark.parametrize(
-    ("env", "seconds"), [("1", 0.001), ("0.5", 0.0005), (None, 0.005), ("0", 0.005), ("x", 0.005), ("500", 0.005)]
+    ("env", "seconds"),
+    [("1", 0.001), ("0.5", 0.0005), (None, 0.005), ("0", 0.005), ("x", 0.005), ("500", 0.005)],
 )
 def test_the_task_sets_the_switch_interval(restore_gc, monkeypatch, env, seconds) -> None:
     monkeypatch.setenv("PIFECACHETA_GC_TUNING", "0")
