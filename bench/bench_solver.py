@@ -26,7 +26,8 @@ from pifecacheta.rules.brute import brute_best_go_out, brute_completing_faces  #
 from pifecacheta.rules.cards import Card, Face, full_deck  # noqa: E402
 from pifecacheta.rules.config import CACHETA_7  # noqa: E402
 from pifecacheta.rules.melds import wild_faces  # noqa: E402
-from pifecacheta.rules.solver import best_go_out, completing_faces  # noqa: E402
+from pifecacheta.rules.one_away import completing_faces  # noqa: E402
+from pifecacheta.rules.solver import best_go_out  # noqa: E402
 
 
 def make_hands(count: int, seed: int) -> list[tuple[list[Card], frozenset[Face]]]:

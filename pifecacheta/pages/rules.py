@@ -18,7 +18,7 @@ from pifecacheta.components.house_rules import table_house_rules
 from pifecacheta.components.my_tables import FOCUS_RING
 from pifecacheta.rules.cards import Card
 from pifecacheta.state.rules_page import RulesPageState
-from pifecacheta.state.view_model import CardUi, card_ui
+from pifecacheta.state.ui_values import CardUi, card_ui
 from pifecacheta.state.viewer import ViewerState
 
 # (part, examples): each example is (caption key, cards in notation, wild faces of the example)

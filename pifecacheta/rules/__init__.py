@@ -2,10 +2,11 @@
 
 A library a stranger could use to referee a kitchen-table game (docs/ENGINE_API.md):
 cards and notation (:mod:`.cards`), the rules configuration (:mod:`.config`), errors
-(:mod:`.errors`), melds and the go-out solver (:mod:`.melds`, :mod:`.solver`, slow reference
-in :mod:`.brute`), actions (:mod:`.actions`), the match as values (:mod:`.values`), the turn
-flow (:mod:`.match`, with one handler per action in :mod:`.turns`) and what each seat may see
-(:mod:`.views`).
+(:mod:`.errors`), melds and the go-out solver (:mod:`.melds`, the candidate melds of a hand in
+:mod:`.candidates`, the best go-out in :mod:`.solver`, the completing cards in
+:mod:`.one_away`, slow reference in :mod:`.brute`), actions (:mod:`.actions`), the match as
+values (:mod:`.values`), the turn flow (:mod:`.match`, with one handler per action in
+:mod:`.turns`) and what each seat may see (:mod:`.views`).
 
 >>> from pifecacheta.rules import CACHETA_7, Draw, apply, new_match, player_view
 >>> m = apply(new_match(CACHETA_7, 2, seed=3), 1, Draw())
@@ -13,7 +14,7 @@ flow (:mod:`.match`, with one handler per action in :mod:`.turns`) and what each
 (10, (9, 10))
 """
 
-from . import actions, brute, match, melds, solver, views
+from . import actions, brute, match, melds, one_away, solver, views
 from .actions import *  # noqa: F403
 from .brute import *  # noqa: F403
 from .cards import (
@@ -38,6 +39,7 @@ from .config import CACHETA_7, CACHETA_10, PIFE, Mode, Rules
 from .errors import IllegalActionError, NotationError, NotYourTurnError, RulesError, WrongPhaseError
 from .match import *  # noqa: F403
 from .melds import *  # noqa: F403
+from .one_away import completing_faces, is_one_away  # noqa: F401 (listed by one_away.__all__)
 from .shuffle import RoundKey
 from .solver import *  # noqa: F403
 from .views import *  # noqa: F403
@@ -78,6 +80,7 @@ __all__ = [
 # every public name of the other modules, as each declares it in its own __all__
 __all__ += melds.__all__
 __all__ += solver.__all__
+__all__ += one_away.__all__
 __all__ += brute.__all__
 __all__ += actions.__all__
 __all__ += match.__all__

@@ -55,8 +55,9 @@ from dataclasses import replace
 from .actions import Action, AnnounceOneAway, Discard, Draw, GoOut, NextRound, TakeDiscard
 from .config import Rules
 from .errors import IllegalActionError, RulesError
+from .one_away import is_one_away
 from .shuffle import RoundKey
-from .solver import best_go_out, go_out_with_discard, is_one_away
+from .solver import best_go_out, go_out_with_discard
 from .turns import HANDLERS, active_seats, deal_round, plain_in, plan_with_discard_top, wilds_of
 from .values import HAND_SIZE, Match, Outcome, Phase, Round, RoundResult, Termination
 

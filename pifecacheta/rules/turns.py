@@ -28,8 +28,9 @@ from .cards import Card, Face, full_deck
 from .config import Mode, Rules
 from .errors import IllegalActionError, NotYourTurnError, RulesError, WrongPhaseError
 from .melds import wild_faces
+from .one_away import is_one_away
 from .shuffle import RoundKey, source_of
-from .solver import GoOutPlan, best_go_out, go_out_with_discard, is_one_away
+from .solver import GoOutPlan, best_go_out, go_out_with_discard
 from .values import HAND_SIZE, Match, Outcome, Phase, Round, RoundResult, Termination
 
 __all__ = ["active_seats", "wilds_of", "HANDLERS", "Handler"]

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from .cards import Card, Face
 from .config import Mode, Rules
 from .match import HAND_SIZE, Match, Outcome, Phase, RoundResult, active_seats, wilds_of
-from .solver import best_go_out, is_one_away
+from .one_away import is_one_away
+from .solver import best_go_out
 
 __all__ = ["PlayerView", "player_view", "spectator_view"]
 

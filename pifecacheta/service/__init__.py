@@ -73,7 +73,8 @@ from .match_life import ABSENCE_AFTER, EXPIRE_AFTER, MatchLife
 from .my_tables import KEEP_RECENT, MyTable, MyTables
 from .play import CHAT_HISTORY, Play
 from .round_record import ReplayStep, RoundRecords
-from .store import Store, rules_from_json, rules_to_json, utcnow
+from .rows import rules_from_json, rules_to_json
+from .store import Store, utcnow
 from .values import ChatLine, Identity, SeatInfo, TableSnapshot
 
 __all__ = [

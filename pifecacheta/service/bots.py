@@ -41,7 +41,8 @@ from ..rules import (
 )
 from .errors import StaleVersion
 from .fair_deal import with_key
-from .store import Loaded, Store
+from .rows import Loaded
+from .store import Store
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,8 @@ from sqlmodel import col, select
 from ..models import ChatMessage
 from .errors import ChatEmpty, ChatRateLimited, ChatTooLong, SpectatorCannotChat
 from .identity import verify
-from .store import Store, refuse_expired
+from .rows import refuse_expired
+from .store import Store
 from .values import Identity
 
 CHAT_MAX = 200  # characters in one line

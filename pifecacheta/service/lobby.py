@@ -37,7 +37,8 @@ from .errors import (
     TableFull,
 )
 from .identity import distinct_name, verify
-from .store import Loaded, SeatRow, Store, refuse_expired, rules_to_json
+from .rows import Loaded, SeatRow, refuse_expired, rules_to_json
+from .store import Store
 from .values import Identity
 
 MAX_SEATS = 4  # seed 000 line 50: "De 2 a 4 na mesa"

@@ -28,7 +28,8 @@ from ..rules import (
 )
 from .errors import NotAbsentYet, NotSeated, Refusal, RematchNotOffered
 from .identity import verify
-from .store import PLAY_PHASES, Loaded, Store, TableRow, read_votes, votes_json
+from .rows import Loaded, TableRow, read_votes, votes_json
+from .store import PLAY_PHASES, Store
 from .values import Identity
 
 log = logging.getLogger(__name__)

@@ -20,7 +20,8 @@ from .errors import NotSeated, NotStarted, StaleVersion
 from .fair_deal import deal_info, with_key
 from .identity import hash_secret, verify
 from .match_life import absence_claimable, refuse_early_absence_claim, rematch_offered
-from .store import Store, read_votes, refuse_expired, rules_from_json
+from .rows import read_votes, refuse_expired, rules_from_json
+from .store import Store
 from .values import ChatLine, Identity, SeatInfo, TableSnapshot
 
 CHAT_HISTORY = 100  # chat lines in a snapshot

@@ -10,7 +10,8 @@ nothing of its transaction is written. After the commit the caller runs :meth:`S
 The parsed match of each table in use is kept in :attr:`Store.matches` (a
 :class:`~.cache.MatchCache`): a load parses ``match_json`` only when the row's version or text
 differs from the kept one, and a save that carries its ``Match`` puts it there once the
-transaction committed.
+transaction committed. The rows a load returns, the statements and the text of the JSON
+columns are in :mod:`.rows`.
 """
 
 from __future__ import annotations
@@ -19,9 +20,8 @@ import json
 import logging
 import secrets
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from typing import Any
 
@@ -29,47 +29,29 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from ..models import ActionLog, GameTable, Seat, TableStatus
-from ..rules import Action, LeaveTable, Match, Mode, NextRound, Phase, Rules, new_match
+from ..rules import Action, LeaveTable, Match, NextRound, Phase, new_match
 from ..settings import fixed_seed_from_env
 from . import fair_deal
-from .cache import DEFAULT_TABLES, CachedMatch, Committed, LastCommits, MatchCache
-from .errors import StaleVersion, TableExpired, TableNotFound
+from .cache import DEFAULT_TABLES, Committed, LastCommits, MatchCache
+from .errors import StaleVersion, TableNotFound
+from .rows import (
+    INSERT_LOG,
+    SEATS_OF_TABLE,
+    TABLE_BY_CODE,
+    TABLE_BY_CODE_TO_WRITE,
+    Loaded,
+    SeatRow,
+    TableRow,
+    dump_match,
+    guarded_update,
+    rules_from_json,
+    votes_json,
+)
 
 log = logging.getLogger(__name__)
 
 PLAY_PHASES = (Phase.DRAW, Phase.DISCARD)
-# the statements of every load, built once (building a statement costs more than running it);
-# Core rows, not ORM objects: a load is read-only, and building the ORM objects cost as much as
-# the queries themselves
-_GAME_TABLE: sa.Table = GameTable.__table__  # type: ignore[attr-defined]
-_TABLE_COLS = _GAME_TABLE.c
-_SEAT_COLS = Seat.__table__.c  # type: ignore[attr-defined]
-_TABLE_BY_CODE = sa.select(*_TABLE_COLS).where(_TABLE_COLS.code == sa.bindparam("code"))
-# in a write transaction the row is locked till the commit (PostgreSQL; SQLite renders no FOR UPDATE)
-_TABLE_BY_CODE_TO_WRITE = _TABLE_BY_CODE.with_for_update()
 _WRITING = "pifecacheta.writing"  # Session.info key: the session is a write transaction (tx)
-_SEATS_OF_TABLE = (
-    sa.select(*_SEAT_COLS).where(_SEAT_COLS.table_id == sa.bindparam("table_id")).order_by(_SEAT_COLS.seat)
-)
-_INSERT_LOG = sa.insert(ActionLog.__table__)  # type: ignore[attr-defined]  # Core: not the ORM's bulk insert
-_UPDATES: dict[frozenset[str], sa.Update] = {}  # the guarded UPDATE of each set of columns written
-
-
-def _guarded_update(columns: frozenset[str]) -> sa.Update:
-    """``UPDATE game_table SET version = :new_version, <columns> = :<column> WHERE id = :table_id
-    AND version = :expected``, built once per set of columns."""
-    stmt = _UPDATES.get(columns)
-    if stmt is None:
-        stmt = _UPDATES[columns] = (
-            sa.update(_GAME_TABLE)
-            .where(
-                _TABLE_COLS.id == sa.bindparam("table_id"), _TABLE_COLS.version == sa.bindparam("expected")
-            )
-            .values(version=sa.bindparam("new_version"), **{c: sa.bindparam(c) for c in sorted(columns)})
-        )
-    return stmt
-
-
 _SAVED = "pifecacheta.saved_matches"  # Session.info key: matches to cache once committed
 _COMMITTED = "pifecacheta.commits"  # Session.info key: (code, Committed) to keep once committed
 _WRITE_LOCKS: dict[str, threading.RLock] = {}  # database URL -> this process's writers' turn
@@ -99,107 +81,6 @@ def write_lock(engine: sa.Engine) -> AbstractContextManager[Any]:
 def utcnow() -> datetime:
     """The current time, timezone-aware UTC (the default clock)."""
     return datetime.now(UTC)
-
-
-def rules_to_json(rules: Rules) -> str:
-    """The text of ``GameTable.rules_json``: the :class:`Rules` fields, ``mode`` as its text.
-
-    >>> from pifecacheta.rules import PIFE
-    >>> rules_from_json(rules_to_json(PIFE)) == PIFE
-    True
-    """
-    return json.dumps(
-        {
-            f.name: getattr(rules, f.name).value if f.name == "mode" else getattr(rules, f.name)
-            for f in fields(rules)
-        }
-    )
-
-
-def rules_from_json(text: str) -> Rules:
-    """Inverse of :func:`rules_to_json`."""
-    d = json.loads(text)
-    d["mode"] = Mode(d["mode"])
-    return Rules(**d)
-
-
-def dump_match(m: Match) -> str:
-    """The text of ``GameTable.match_json``: the hidden match, compact JSON."""
-    return json.dumps(m.to_dict(), separators=(",", ":"))
-
-
-def votes_json(votes: Iterable[int] = ()) -> str:
-    """The text of ``GameTable.rematch_json``: ``{"votes": [seat, ...]}``, seats sorted."""
-    return json.dumps({"votes": sorted(votes)})
-
-
-def read_votes(t: TableRow) -> frozenset[int]:
-    """The seats that voted for a rematch at ``t``."""
-    return frozenset(int(v) for v in json.loads(t.rematch_json).get("votes", []))
-
-
-def refuse_expired(t: TableRow) -> None:
-    """Raise TableExpired (``table_expired``) for a table that expired in the lobby."""
-    if t.status == TableStatus.EXPIRED:
-        raise TableExpired("the table expired before its match started")
-
-
-@dataclass(slots=True)
-class TableRow:
-    """One ``game_table`` row as read by :meth:`Store.load` (the columns of
-    :class:`~pifecacheta.models.GameTable`, same names and types); a plain value, not tied to
-    any session, so changing it writes nothing."""
-
-    id: int
-    code: str
-    mode: str
-    lives: int
-    rules_json: str
-    creator_id: str
-    status: str
-    match_json: str | None
-    version: int
-    created_at: datetime
-    last_move_at: datetime
-    turn_started_at: datetime
-    rematch_json: str
-
-
-@dataclass(slots=True)
-class SeatRow:
-    """One ``seat`` row as read by :meth:`Store.load` (the columns of
-    :class:`~pifecacheta.models.Seat`); a plain value like :class:`TableRow`."""
-
-    id: int
-    table_id: int
-    seat: int
-    player_id: str | None
-    bot: str | None
-    name: str
-    left: bool
-
-
-assert [f.name for f in fields(TableRow)] == [c.name for c in _TABLE_COLS]  # Core rows map by position
-assert [f.name for f in fields(SeatRow)] == [c.name for c in _SEAT_COLS]
-
-
-@dataclass
-class Loaded:
-    """A table as read inside one transaction: the row, its seats by seat number, the match
-    (None in the lobby) and its cache entry (None in the lobby)."""
-
-    table: TableRow
-    seats: list[SeatRow]
-    match: Match | None
-    cached: CachedMatch | None = None
-
-    def seat_of(self, player_id: str) -> SeatRow | None:
-        """The seat of ``player_id`` (left or not), or None."""
-        return next((s for s in self.seats if s.player_id == player_id), None)
-
-    def by_index(self, seat: int) -> SeatRow | None:
-        """The seat numbered ``seat`` (0..3), or None when empty."""
-        return next((s for s in self.seats if s.seat == seat), None)
 
 
 class Store:
@@ -313,12 +194,12 @@ class Store:
         at the same time).
         """
         conn = s.connection()  # Core statements on the session's own transaction
-        query = _TABLE_BY_CODE_TO_WRITE if s.info.get(_WRITING) else _TABLE_BY_CODE
+        query = TABLE_BY_CODE_TO_WRITE if s.info.get(_WRITING) else TABLE_BY_CODE
         row = conn.execute(query, {"code": code}).first()
         if row is None:
             raise TableNotFound(f"no table {code!r}")
         t = TableRow(*row)
-        rows = [SeatRow(*x) for x in conn.execute(_SEATS_OF_TABLE, {"table_id": t.id})] if seats else []
+        rows = [SeatRow(*x) for x in conn.execute(SEATS_OF_TABLE, {"table_id": t.id})] if seats else []
         if t.match_json is None:
             return Loaded(t, rows, None)
         cached = self.matches.get(code, t.version, t.match_json)
@@ -342,7 +223,7 @@ class Store:
         """
         assert t.id is not None
         s.connection().execute(  # a plain INSERT: the row is never read back in this transaction
-            _INSERT_LOG,
+            INSERT_LOG,
             {
                 "table_id": t.id,
                 "version": version,
@@ -371,7 +252,7 @@ class Store:
         :attr:`matches` once the transaction commits. Returns the new table version; raises
         StaleVersion (``stale_version``) if another writer won."""
         res = s.connection().execute(
-            _guarded_update(frozenset(values)),
+            guarded_update(frozenset(values)),
             {"table_id": t.id, "expected": expected_version, "new_version": expected_version + 1, **values},
         )
         if res.rowcount != 1:

@@ -20,7 +20,7 @@ import dataclasses
 
 from pifecacheta.bots.hand import HandIndex
 from pifecacheta.rules.cards import ALL_FACES, Card, sort_by_suit
-from pifecacheta.rules.solver import completing_faces
+from pifecacheta.rules.one_away import completing_faces
 from pifecacheta.rules.views import PlayerView
 
 _SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}

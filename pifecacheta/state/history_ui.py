@@ -22,7 +22,8 @@ from typing import Any
 
 from pifecacheta.rules.cards import Card
 from pifecacheta.service import MatchHistory, RoundSummary, TableSnapshot
-from pifecacheta.state.view_model import CardUi, MeldUi, SeatUi, card_ui, choose_result_texts
+from pifecacheta.state.end_texts import choose_result_texts
+from pifecacheta.state.ui_values import CardUi, MeldUi, SeatUi, card_ui
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from pifecacheta.rules import Card, PlayerView, sort_by_suit
 from pifecacheta.service import get_service
 from pifecacheta.state.snapshots import is_refusal
 from pifecacheta.state.table import TableState, _in_thread, error_key
-from pifecacheta.state.view_model import CardUi, MeldUi, card_ui
+from pifecacheta.state.ui_values import CardUi, MeldUi, card_ui
 
 ACTION_KEYS = {
     "draw": "replay.act.draw",

@@ -35,7 +35,8 @@ from pifecacheta.service import get_service
 from pifecacheta.state import wire  # noqa: F401 - registers the views' serializers
 from pifecacheta.state.history_ui import HistoryUi, RoundUi, history_for, last_kept
 from pifecacheta.state.snapshots import CACHE, DEFAULT_TTL, is_refusal, snapshot_for
-from pifecacheta.state.view_model import TableUi, table_ui
+from pifecacheta.state.ui_values import TableUi
+from pifecacheta.state.view_model import table_ui
 
 log = logging.getLogger(__name__)
 

@@ -13,10 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pifecacheta.rules.brute import brute_best_go_out, brute_completing_faces, wilds_standing_in
+from pifecacheta.rules.candidates import candidates_of_cards
 from pifecacheta.rules.cards import Card, Face, full_deck
 from pifecacheta.rules.config import CACHETA_7, PIFE, Rules
 from pifecacheta.rules.melds import meld_of, wild_faces
-from pifecacheta.rules.solver import GoOutPlan, _cards_candidates, best_go_out, completing_faces
+from pifecacheta.rules.one_away import completing_faces
+from pifecacheta.rules.solver import GoOutPlan, best_go_out
 
 DECK = full_deck()
 RULES = [
@@ -108,7 +110,7 @@ def test_completing_faces_matches_brute(pos: Position, from_discard: bool) -> No
 def test_meld_generation_matches_the_definition(pos: Position) -> None:
     """Every group of the hand: structural candidates == meld_of == brute definition."""
     ws = pos.wilds if pos.rules.has_wild else frozenset()
-    cands = _cards_candidates(pos.hand, ws, pos.plain, pos.rules)
+    cands = candidates_of_cards(pos.hand, ws, pos.plain, pos.rules)
     n = len(pos.hand)
     for mask in range(1, 1 << n):
         if mask.bit_count() < 3:

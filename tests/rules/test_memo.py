@@ -14,8 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_cross_check import PROFILE, Position, positions
 
-from pifecacheta.rules import solver
-from pifecacheta.rules.solver import best_go_out, completing_faces, is_one_away
+from pifecacheta.rules import one_away, solver
+from pifecacheta.rules.one_away import completing_faces, is_one_away
+from pifecacheta.rules.solver import best_go_out
 
 
 def _shuffled(pos: Position, seed: int) -> list:
@@ -27,14 +28,14 @@ def _shuffled(pos: Position, seed: int) -> list:
 @settings(max_examples=60, **PROFILE)
 @given(positions(size=9), st.booleans(), st.integers(0, 1000))
 def test_completing_faces_remembered_equals_computed(pos: Position, from_discard: bool, seed: int) -> None:
-    fresh = solver._completing_faces.__wrapped__(pos.hand, pos.wilds, pos.plain, from_discard, pos.rules)
+    fresh = one_away._completing_faces.__wrapped__(pos.hand, pos.wilds, pos.plain, from_discard, pos.rules)
     for hand in (pos.hand, pos.hand, _shuffled(pos, seed)):
         got = completing_faces(
             hand, wilds=pos.wilds, plain=pos.plain, from_discard=from_discard, rules=pos.rules
         )
         assert got == fresh
     assert is_one_away(pos.hand, wilds=pos.wilds, plain=pos.plain, rules=pos.rules) == bool(
-        solver._completing_faces.__wrapped__(pos.hand, pos.wilds, pos.plain, False, pos.rules)
+        one_away._completing_faces.__wrapped__(pos.hand, pos.wilds, pos.plain, False, pos.rules)
     )
 
 
@@ -57,5 +58,5 @@ def test_best_go_out_remembered_equals_computed(pos: Position, data: st.DataObje
 
 
 def test_the_memory_is_bounded() -> None:
-    assert solver._completing_faces.cache_info().maxsize == solver.MEMO_SIZE
+    assert one_away._completing_faces.cache_info().maxsize == solver.MEMO_SIZE
     assert solver._best_go_out.cache_info().maxsize == solver.MEMO_SIZE

@@ -10,12 +10,12 @@ from __future__ import annotations
 from hypothesis import given, settings
 from test_cross_check import PROFILE, Position, positions
 
-from pifecacheta.rules import solver
+from pifecacheta.rules import one_away
 from pifecacheta.rules.brute import brute_completing_faces
 from pifecacheta.rules.cards import Card, parse_hand
 from pifecacheta.rules.config import CACHETA_7, PIFE
 from pifecacheta.rules.melds import wild_faces
-from pifecacheta.rules.solver import is_one_away
+from pifecacheta.rules.one_away import is_one_away
 
 
 @settings(max_examples=80, **PROFILE)
@@ -23,7 +23,7 @@ from pifecacheta.rules.solver import is_one_away
 def test_one_away_matches_brute(pos: Position) -> None:
     kw = {"wilds": pos.wilds, "plain": pos.plain, "rules": pos.rules}
     expected = bool(brute_completing_faces(pos.hand, from_discard=False, **kw))  # type: ignore[arg-type]
-    assert solver._one_away.__wrapped__(tuple(pos.hand), pos.wilds, pos.plain, pos.rules) is expected
+    assert one_away._one_away.__wrapped__(tuple(pos.hand), pos.wilds, pos.plain, pos.rules) is expected
     assert is_one_away(pos.hand, **kw) is expected  # type: ignore[arg-type]
 
 

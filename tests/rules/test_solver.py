@@ -7,7 +7,8 @@ import pytest
 from pifecacheta.rules.cards import Card, Face, parse_hand
 from pifecacheta.rules.config import CACHETA_7, PIFE
 from pifecacheta.rules.errors import RulesError
-from pifecacheta.rules.solver import best_go_out, completing_faces, go_out_with_discard, is_one_away
+from pifecacheta.rules.one_away import completing_faces, is_one_away
+from pifecacheta.rules.solver import best_go_out, go_out_with_discard
 
 W5C = frozenset({Face.parse("5C")})  # vira 4C
 

@@ -28,7 +28,8 @@ from pifecacheta.rules import (  # noqa: E402
     spectator_view,
 )
 from pifecacheta.rules.cards import Card  # noqa: E402
-from pifecacheta.rules.solver import best_go_out, completing_faces  # noqa: E402
+from pifecacheta.rules.one_away import completing_faces  # noqa: E402
+from pifecacheta.rules.solver import best_go_out  # noqa: E402
 from pifecacheta.service import HOUSE_RULES, TableService, TableSnapshot  # noqa: E402
 from pifecacheta.state import discard_guard, hints, lobby  # noqa: E402
 from pifecacheta.state.hints import hints_for, needed_cards  # noqa: E402

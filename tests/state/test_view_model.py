@@ -158,7 +158,8 @@ def test_the_end_screen_keys_follow_the_round_and_the_match(svc, monkeypatch):
 
 
 def test_the_end_screen_keys_of_a_match_without_a_winner():
-    from pifecacheta.state.view_model import SeatUi, TableUi, choose_end_texts
+    from pifecacheta.state.end_texts import choose_end_texts
+    from pifecacheta.state.ui_values import SeatUi, TableUi
 
     for kind, no_winner, reason, no_rematch in (
         ("resigned", "match.no_winner", "match.resigned", "rematch.none.resigned"),
@@ -185,9 +186,9 @@ def test_every_end_screen_key_is_in_both_catalogs():
     from pathlib import Path
 
     from pifecacheta import i18n
-    from pifecacheta.state import view_model
+    from pifecacheta.state import end_texts, ui_values, view_model
 
-    source = Path(view_model.__file__).read_text()
+    source = "".join(Path(m.__file__).read_text() for m in (ui_values, view_model, end_texts))
     keys = set(re.findall(r'"((?:round|match|banner|rematch\.none)\.[\w.]+)"', source))
     keys |= {"match.resigned", "match.absence"} | {
         f"rematch.none.{k}" for k in ("resigned", "absence", "expired", "left")
@@ -201,7 +202,7 @@ def test_the_taken_card_and_its_twin_are_both_marked():
     """Seed 000 line 54: neither the card taken from the lixo nor the equal card of the other
     deck may be discarded this turn, so the hand marks both (and no other card)."""
     from pifecacheta.rules.cards import Card
-    from pifecacheta.state.view_model import card_ui
+    from pifecacheta.state.ui_values import card_ui
 
     taken = Card.parse("9S")
     marks = {text: card_ui(Card.parse(text), taken=taken).taken for text in ("9S", "9S'", "9C", "10S")}
@@ -229,7 +230,7 @@ def test_after_a_resignation_with_tied_lives_the_match_winner_has_the_trophy(svc
 
 
 def test_each_viewer_sees_itself_at_the_bottom_and_the_others_clockwise():
-    from pifecacheta.state.view_model import seat_place
+    from pifecacheta.state.ui_values import seat_place
 
     assert [seat_place(s, 0, 2) for s in range(2)] == ["bottom", "top"]
     assert [seat_place(s, 2, 3) for s in range(3)] == ["left", "right", "bottom"]
@@ -247,7 +248,8 @@ def test_the_seats_of_a_match_carry_their_place_for_each_viewer(svc):
 
 @pytest.mark.parametrize(("mode", "key"), [("pife", "round.went_out"), ("cacheta", "round.with_ten")])
 def test_going_out_with_ten_is_said_in_cacheta_only(mode, key):
-    from pifecacheta.state.view_model import TableUi, choose_result_texts
+    from pifecacheta.state.end_texts import choose_result_texts
+    from pifecacheta.state.ui_values import TableUi
 
     ui = TableUi(mode=mode, has_result=True, result_with_ten=True)
     choose_result_texts(ui)

@@ -20,7 +20,7 @@ from reflex_base.vars import ObjectVar
 from pifecacheta.components.cards import card_name
 from pifecacheta.components.table.history import SR_ONLY
 from pifecacheta.components.table.shared import UI, T, fill_in
-from pifecacheta.state.view_model import CardUi
+from pifecacheta.state.ui_values import CardUi
 
 
 def _drawn(card: ObjectVar[CardUi]) -> rx.Component:

@@ -8,7 +8,7 @@ from reflex_base.vars import ObjectVar
 from pifecacheta.components.table.messages import message_style
 from pifecacheta.components.table.shared import UI, WRAP_STYLE, T
 from pifecacheta.state.table import TableState
-from pifecacheta.state.view_model import ChatUi
+from pifecacheta.state.ui_values import ChatUi
 
 
 def chat_line(line: ObjectVar[ChatUi]) -> rx.Component:

@@ -18,7 +18,7 @@ from pifecacheta.components.table.shared import DISMISSED, SELECTED, UI, T
 from pifecacheta.components.table.shortcuts import shortcut_letters
 from pifecacheta.state.hand_order import HandOrderState
 from pifecacheta.state.table import TableState
-from pifecacheta.state.view_model import CardUi
+from pifecacheta.state.ui_values import CardUi
 from pifecacheta.state.viewer import ViewerState
 
 # the card just drawn: a green ring and glow (the "nova" tag is :func:`drawn_mark`)

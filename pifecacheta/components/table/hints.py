@@ -72,6 +72,14 @@ def _wait() -> rx.Component:
     )
 
 
+def _answer(key: str, on_click: Any, button_id: str, **look: Any) -> rx.Component:
+    """One answer to the question before a discard: the catalog text of ``key`` on a button
+    (its accessible name) with the focus ring; ``look``: its Radix colour and variant."""
+    return rx.button(  # type: ignore[no-any-return]
+        T[key], on_click=on_click, size="2", id=button_id, style=FOCUS_RING, **look
+    )
+
+
 def _confirm() -> rx.Component:
     """The question before discarding a card of a meld, with its two answers."""
     held = TableState.hint_confirm_card
@@ -83,22 +91,18 @@ def _confirm() -> rx.Component:
         rx.callout.root(
             rx.callout.text(fill_in(T["hints.confirm"], "{card}", card_label(held))),
             rx.hstack(
-                rx.button(
-                    T["btn.discard_anyway"],
-                    on_click=TableState.confirm_discard(UI.version),  # type: ignore[operator]
+                _answer(
+                    "btn.discard_anyway",
+                    TableState.confirm_discard(UI.version),  # type: ignore[operator]
+                    "hint-discard-anyway",
                     color_scheme="red",
-                    size="2",
-                    id="hint-discard-anyway",
-                    style=FOCUS_RING,
                 ),
-                rx.button(
-                    T["btn.keep_card"],
-                    on_click=TableState.cancel_discard,
+                _answer(
+                    "btn.keep_card",
+                    TableState.cancel_discard,
+                    "hint-keep",
                     variant="soft",
                     color_scheme="gray",
-                    size="2",
-                    id="hint-keep",
-                    style=FOCUS_RING,
                 ),
                 wrap="wrap",
             ),

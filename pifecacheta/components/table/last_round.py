@@ -19,7 +19,7 @@ from reflex_base.vars import ObjectVar
 from pifecacheta.components.table.round_over import LAST_CLOSED, result_lines
 from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, fill, fill_in
 from pifecacheta.state.table import TableState
-from pifecacheta.state.view_model import SeatUi
+from pifecacheta.state.ui_values import SeatUi
 
 ROUNDS = TableState.past_rounds
 FOCUS_RING: dict[str, Any] = {"&:focus-visible": {"outline": "2px solid #ffd27f", "outline_offset": "2px"}}

@@ -17,7 +17,7 @@ from reflex_base.vars import ObjectVar
 from pifecacheta.components.cards import card_face
 from pifecacheta.components.table.shared import NAME_STYLE, T, badge, fill_in
 from pifecacheta.state.replay import ReplayState, SeatStepUi
-from pifecacheta.state.view_model import MeldUi
+from pifecacheta.state.ui_values import MeldUi
 
 STEP = ReplayState.step
 VIRA = ReplayState.vira

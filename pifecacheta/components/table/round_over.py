@@ -23,7 +23,7 @@ from pifecacheta.components.table.shared import (
 )
 from pifecacheta.components.table.verify import deal_panel
 from pifecacheta.state.table import TableState
-from pifecacheta.state.view_model import MeldUi, SeatUi
+from pifecacheta.state.ui_values import MeldUi, SeatUi
 
 # The number of the last round whose summary this viewer closed (browser only): the summary
 # card of the round just over (components/table/last_round.py) shows until it holds that round.

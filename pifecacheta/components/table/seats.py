@@ -10,7 +10,7 @@ from reflex_base.vars import NumberVar, ObjectVar
 from pifecacheta.components.table.history import SR_ONLY
 from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, lives_word
 from pifecacheta.components.table.spoken import seat_sentence
-from pifecacheta.state.view_model import SeatUi
+from pifecacheta.state.ui_values import SeatUi
 
 
 def _name_line(seat: ObjectVar[SeatUi]) -> rx.Component:

@@ -18,7 +18,7 @@ from reflex_base.vars import ObjectVar, StringVar, Var
 
 from pifecacheta.components.cards import card_name
 from pifecacheta.components.table.shared import UI, T, fill, lives_word
-from pifecacheta.state.view_model import SeatUi
+from pifecacheta.state.ui_values import SeatUi
 
 
 def _part(condition: Any, words: Any) -> StringVar[str]:

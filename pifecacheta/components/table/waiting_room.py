@@ -18,7 +18,7 @@ from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, fill, 
 from pifecacheta.components.table.verify import deal_panel
 from pifecacheta.components.table_rules import table_rules
 from pifecacheta.state.table import TableState
-from pifecacheta.state.view_model import SeatUi
+from pifecacheta.state.ui_values import SeatUi
 
 # The waiting room and the expired room: a dark card in the middle of the felt.
 ROOM_STYLE: dict[str, str] = {
