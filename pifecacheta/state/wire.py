@@ -26,7 +26,7 @@ import msgspec
 import reflex as rx
 
 from pifecacheta.state.history_ui import HistoryUi, RoundUi
-from pifecacheta.state.view_model import TableUi
+from pifecacheta.state.ui_values import TableUi
 
 
 def plain(value: Any) -> Any:

@@ -20,7 +20,8 @@ from pifecacheta.rules import CACHETA_7
 from pifecacheta.service import TableService
 from pifecacheta.state import history_ui, wire
 from pifecacheta.state.history_ui import HistoryUi, RoundUi, history_for
-from pifecacheta.state.view_model import TableUi, table_ui
+from pifecacheta.state.ui_values import TableUi
+from pifecacheta.state.view_model import table_ui
 
 
 def reflex_text(value: Any) -> str:
