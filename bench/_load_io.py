@@ -243,14 +243,34 @@ class Server:
                 pass
         self.worker = self.worker or tree[-1]
 
+    def _worker_tree(self) -> list[Any]:
+        """The serving worker and its live children (the bots' decision processes)."""
+        try:
+            return [self.worker, *self.worker.children(recursive=True)]
+        except Exception:  # noqa: BLE001 - psutil.Error: the worker is gone
+            return [self.worker]
+
     def cpu_seconds(self) -> float:
-        """CPU time (user + system, seconds) the serving worker has used so far."""
-        t = self.worker.cpu_times()
-        return float(t.user + t.system)
+        """CPU time (user + system, seconds) the serving worker and its children (the bots'
+        decision processes, ``pifecacheta/bots/offload.py``) have used so far."""
+        total = 0.0
+        for p in self._worker_tree():
+            try:
+                t = p.cpu_times()
+                total += t.user + t.system
+            except Exception:  # noqa: BLE001 - psutil.Error: that child is gone
+                pass
+        return total
 
     def rss_mb(self) -> float:
-        """The serving worker's resident memory, MiB."""
-        return float(self.worker.memory_info().rss) / 2**20
+        """The resident memory of the serving worker and its children, MiB."""
+        total = 0
+        for p in self._worker_tree():
+            try:
+                total += p.memory_info().rss
+            except Exception:  # noqa: BLE001 - psutil.Error: that child is gone
+                pass
+        return float(total) / 2**20
 
     def profile(self, seconds: float, out: Path) -> subprocess.Popen[bytes] | None:
         """Start ``py-spy record --gil`` of the worker for ``seconds`` (the samples of the thread

@@ -341,9 +341,12 @@ class Run:
         rss_max = rss0 = server.rss_mb()
         spy = self.args.py_spy and self.args.py_spy / f"{self.cfg.label}-{self.n}.txt"
         spy_proc = spy and server.profile(self.args.seconds, spy)
+        by_minute: list[float] = []  # RSS at each whole minute of a long window
         while time.monotonic() - st.t0 < self.args.seconds:
             await asyncio.sleep(1.0)
-            rss_max = max(rss_max, server.rss_mb())
+            rss_max = max(rss_max, now := server.rss_mb())
+            if time.monotonic() - st.t0 >= 60 * (len(by_minute) + 1):
+                by_minute.append(now)
         st.t1 = time.monotonic()
         if spy and spy_proc:
             await asyncio.to_thread(spy_proc.wait, 60)
@@ -360,6 +363,9 @@ class Run:
         cpu = (cpu1 - cpu0) / (st.t1 - st.t0) * 100
         f = self._figures(connect_s, cpu, rss_max, server.log_errors()) | {"bench_cpu": mine}
         f["notes"].insert(0, f"RSS {rss0:.0f} -> {server.rss_mb():.0f} MiB")
+        if by_minute:
+            f["rss_by_minute"] = by_minute
+            f["notes"].insert(1, "RSS by minute " + " ".join(f"{r:.0f}" for r in by_minute))
         if side0:  # a cluster: what Redis, PostgreSQL, nginx and the whole machine used
             from _cluster_io import side_notes
 

@@ -10,6 +10,13 @@ the collector's sight (``gc.freeze``) and lets the young generation grow to
 memory is bounded as before (the state manager and the caches bound what is kept).
 
 Off with ``PIFECACHETA_GC_TUNING=0`` (e.g. ``bench_load.py --compare-env PIFECACHETA_GC_TUNING=0``).
+
+The same task sets the interpreter's thread switch interval (``sys.setswitchinterval``) to
+``PIFECACHETA_SWITCH_MS`` milliseconds (:data:`SWITCH_MS` when unset). Every database call of a
+worker thread (a move, a snapshot read, a bot's step) releases the GIL and must get it back;
+while the event loop runs Python code, a thread asking for it waits until the holder is asked
+to drop it, which CPython does after the switch interval (5 ms by default). A bot step makes
+a few dozen such calls, so on a busy server it waited a few dozen intervals.
 """
 
 from __future__ import annotations
@@ -17,11 +24,22 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import sys
 
 log = logging.getLogger(__name__)
 
 GEN0_THRESHOLD = 10_000  # allocations (less deallocations) between two young collections
 OLDER_THRESHOLDS = (20, 20)  # young passes per middle pass, middle passes per full pass
+SWITCH_MS = 5.0  # ms: CPython's own default thread switch interval
+
+
+def switch_ms() -> float:
+    """``PIFECACHETA_SWITCH_MS`` (milliseconds, > 0 and at most 100), else :data:`SWITCH_MS`."""
+    try:
+        value = float(os.environ.get("PIFECACHETA_SWITCH_MS", "").strip() or SWITCH_MS)
+    except ValueError:
+        return SWITCH_MS
+    return value if 0 < value <= 100 else SWITCH_MS
 
 
 def tune_gc(gen0: int = GEN0_THRESHOLD, older: tuple[int, int] = OLDER_THRESHOLDS) -> None:
@@ -33,8 +51,10 @@ def tune_gc(gen0: int = GEN0_THRESHOLD, older: tuple[int, int] = OLDER_THRESHOLD
 
 
 async def gc_tuning_task() -> None:
-    """The lifespan task for ``app.register_lifespan_task``: :func:`tune_gc` once the backend
-    has loaded the app, unless env ``PIFECACHETA_GC_TUNING`` is ``0``."""
+    """The lifespan task for ``app.register_lifespan_task``: the switch interval
+    (:func:`switch_ms`), then :func:`tune_gc` once the backend has loaded the app, unless env
+    ``PIFECACHETA_GC_TUNING`` is ``0``."""
+    sys.setswitchinterval(switch_ms() / 1000)
     if os.environ.get("PIFECACHETA_GC_TUNING", "1").strip() == "0":
         return
     tune_gc()

@@ -129,3 +129,15 @@ def test_the_frontend_still_calls_the_instrumentation_hooks_the_page_head_script
     for hook in rp.FRONTEND_HOOKS:
         assert f"window.__reflex_otel?.{hook}?.(" in js, hook
         assert f"{hook}(" in UNANSWERED_MOVE_HOOK, hook
+
+
+def test_without_cached_values_drops_the_cached_value_of_a_computed_var_only() -> None:
+    from pifecacheta.components.reflex_private import without_cached_values
+    from pifecacheta.state.table import TableState
+
+    ui = TableState.computed_vars["ui"]
+    assert ui._cache_attr == "__cached_ui_rx_state_"  # Reflex 0.10.1's attribute name
+    fields = {ui._cache_attr: object(), ui._last_updated_attr: 1, "table_code": "ABC"}
+    state = object.__new__(TableState)
+    assert without_cached_values(state, fields, ("ui",)) == {ui._last_updated_attr: 1, "table_code": "ABC"}
+    assert ui._cache_attr in fields  # a copy: the state's own dict is left alone

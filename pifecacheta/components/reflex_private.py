@@ -28,6 +28,11 @@ Checked against Reflex 0.10.1 (``reflex``, ``reflex_base``, ``reflex_components_
   (``onEventSend``, ``onSocketConnect``, ``onSocketDisconnect``, called by the template
   ``reflex_base/.templates/web/utils/state.js``), on which the page-head script
   ``state/browser_scripts.py: UNANSWERED_MOVE_HOOK`` sees the moves a page sent.
+- :func:`without_cached_values`: ``ComputedVar._cache_attr``, the instance attribute
+  (``"__cached_<var>_rx_state_"``) in which a cached computed var keeps its value, and
+  ``BaseState.__getstate__``, whose dict the Redis state manager pickles for every event: the
+  table's views are left out of it (state/table_view.py), since the next change computes
+  them again anyway.
 """
 
 from __future__ import annotations
@@ -64,6 +69,7 @@ __all__ = [
     "override_base_method",
     "quiet_unknown_events",
     "replace_overlay",
+    "without_cached_values",
 ]
 
 # Where Reflex 0.10.1 turns an event's payload into a handler's arguments and calls it
@@ -80,6 +86,20 @@ _PAYLOAD_SITES: frozenset[tuple[str, str]] = frozenset(
 
 # The app_wraps key of Reflex's default overlay (the "Cannot connect to server" toast).
 OVERLAY_KEY: tuple[int, str] = (5, "Overlay")
+
+
+def without_cached_values(state: Any, fields: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """A copy of ``fields`` (``state``'s ``__getstate__`` dict, what a Redis state manager
+    pickles) without the cached values of ``state``'s computed vars ``names``; their
+    last-updated times stay, so an ``interval`` var does not fall due at once. Such a var is
+    computed again, when it is next read, as on a tab's first event.
+
+    Raises:
+        KeyError: a name that is not a computed var of ``state``.
+    """
+    computed = type(state).computed_vars
+    drop = {computed[name]._cache_attr for name in names}
+    return {key: value for key, value in fields.items() if key not in drop}
 
 
 def client_state_var(name: str, default: Any) -> ClientStateVar:

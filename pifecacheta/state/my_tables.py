@@ -146,10 +146,10 @@ class MyTablesState(rx.State):
         """This player's tables as display rows, recomputed on each push of ``player:<id>``;
         empty (no read) while the tab shows a table rather than the lobby."""
         table = await self.get_state(TableState)
-        viewer = await self.get_state(ViewerState)
         _heard = (table.table_version, self.refreshed)  # the dependencies that re-read the list
-        if not table.table_code.startswith("player:"):
+        if not table.table_code.startswith("player:"):  # a table tab: not even the viewer is read
             return MineUi(recent=[], old=[])
+        viewer = await self.get_state(ViewerState)
         from pifecacheta.service import Identity
 
         who = (

@@ -30,8 +30,9 @@ from typing import TYPE_CHECKING, Any
 import reflex as rx
 
 from pifecacheta import live
-from pifecacheta.components.reflex_private import override_base_method
+from pifecacheta.components.reflex_private import override_base_method, without_cached_values
 from pifecacheta.service import get_service
+from pifecacheta.state import wire  # noqa: F401 - registers the views' serializers
 from pifecacheta.state.history_ui import HistoryUi, RoundUi, history_for, last_kept
 from pifecacheta.state.snapshots import CACHE, DEFAULT_TTL, is_refusal, snapshot_for
 from pifecacheta.state.ui_values import TableUi
@@ -51,6 +52,8 @@ KEPT_HISTORIES = 4096  # tabs
 # the viewer (id and secret), and the tab's re-read counter (``TableView._reread_view``).
 VIEW_TTL = DEFAULT_TTL  # seconds after which the tab's next delta reads ``ui`` again anyway
 VIEW_DEPS: list[str | rx.Var[Any]] = ["table_code", "table_version", "me", "_secret", "_view_serial"]
+# The cached views a Redis state manager does not store with the tab (:meth:`TableView.__getstate__`).
+VIEWS_NOT_STORED = ("ui", "history")
 
 
 def schedule_reread(token: str, feed: live.LiveFeed | None = None) -> bool:
@@ -165,6 +168,15 @@ class TableView(rx.State, mixin=True):
                 _stale_views.discard(token)
                 self._reread_view()
         return super().get_delta()
+
+    @override_base_method
+    def __getstate__(self) -> dict[str, Any]:
+        """What a Redis state manager stores of this state for each event: everything but the
+        values of ``ui`` and ``history`` (about two hundred small objects, pickled and
+        unpickled at each event of the tab), which the next change computes again anyway
+        (:data:`VIEWS_NOT_STORED`)."""
+        fields: dict[str, Any] = super().__getstate__()  # type: ignore[no-untyped-call]
+        return without_cached_values(self, fields, VIEWS_NOT_STORED)
 
     async def _history(self) -> HistoryUi:
         """This viewer's full history, evaluated once per tab and table state for both

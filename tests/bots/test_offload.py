@@ -134,3 +134,49 @@ def test_warm_up_starts_the_children_before_the_first_move(monkeypatch: pytest.M
         offload.shutdown()
     monkeypatch.setenv("PIFECACHETA_BOT_PROCESSES", "0")
     assert offload.warm_up() is False and offload._pool is None
+
+
+def _carmen_table(svc: TableService) -> str:
+    ana = svc.identify(None, None, "Ana")
+    code = svc.create_table(ana, PIFE)
+    svc.add_bots(code, ana, ["Carmen"])
+    svc.start(code, ana)  # seat 1 (Carmen) plays first
+    return code
+
+
+def test_carmen_decides_in_the_pool_outside_the_write_transaction(
+    db_engine, clock, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    svc = TableService(db_engine, clock=clock, seed_source=lambda: 5, bot_delay=0, round_over_delay=0)
+    real = offload.decide
+    asked: list[tuple[str, bool]] = []
+
+    def deciding(name, view, rng):  # type: ignore[no-untyped-def]
+        t = threading.Thread(target=lambda: svc.identify(None, None, "Bia"))
+        t.start()
+        t.join(timeout=10)
+        asked.append((name, not t.is_alive()))  # another writer got through while she decided
+        return real(name, view, rng)
+
+    monkeypatch.setattr(offload, "decide", deciding)
+    monkeypatch.setenv("PIFECACHETA_BOT_PROCESSES", "1")
+    try:
+        code = _carmen_table(svc)
+        assert svc.bot_step(code)
+        assert asked == [("Carmen", True)]
+        assert [e["actor"] for e in svc.action_log(code)][-1:] == ["bot:Carmen"]
+        # the child's choice is the one the thread would have made on the same view and seed
+        m = new_match(PIFE, 2, seed=3)
+        v = player_view(m, m.round.turn)  # type: ignore[union-attr]
+        from pifecacheta.bots import bot_action
+
+        assert real("Carmen", v, random.Random("x")) == bot_action("Carmen", v, random.Random("x"))
+    finally:
+        offload.shutdown()
+
+    monkeypatch.setenv("PIFECACHETA_BOT_PROCESSES", "0")  # no pool: Carmen decides in the transaction
+    asked.clear()
+    other = _carmen_table(svc)
+    assert svc.bot_step(other)
+    assert asked == []
+    assert [e["actor"] for e in svc.action_log(other)][-1:] == ["bot:Carmen"]

@@ -161,3 +161,24 @@ def test_history_and_past_rounds_share_one_evaluation(table, monkeypatch):
     svc.act(code, bruno, Draw(), expected_version=first[UI_KEY].version)
     after = _delta(tab, lambda s: setattr(s, "table_version", 3))
     assert HISTORY_KEY in after and len(asked) == 2
+
+
+def test_a_stored_tab_state_leaves_its_views_out(table):
+    """What the Redis state manager pickles of a tab for each event holds no copy of ``ui`` and
+    ``history`` (``TableView.__getstate__``); the live state keeps them cached."""
+    import pickle
+
+    svc, counting, code, bruno, tab = table
+    _delta(tab, lambda s: setattr(s, "table_version", 2))
+    state = tab.state
+    cached = [TableState.computed_vars[n]._cache_attr for n in table_view.VIEWS_NOT_STORED]
+    updated = TableState.computed_vars["ui"]._last_updated_attr
+    assert all(a in state.__dict__ for a in cached)
+    stored = pickle.dumps(state)
+    assert all(a in state.__dict__ for a in cached)  # the live state is not changed by it
+    restored = pickle.loads(stored)
+    assert not any(a in restored.__dict__ for a in cached)
+    assert updated in restored.__dict__  # so the 10 s interval does not fall due at once
+    assert (restored.table_code, restored.table_version, restored.me) == (code, 2, bruno.player_id)
+    with_views = pickle.dumps({k: v for k, v in vars(state).items()})
+    assert len(stored) * 3 < len(with_views)

@@ -1,0 +1,111 @@
+"""The views' serializers (``state/wire.py``) write the same frame text as Reflex's own
+dataclass serializer, on real views of a whole match, and the views hold only types whose
+text both write alike."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import random
+import typing
+from typing import Any
+
+import pytest
+from reflex_base.utils.format import json_dumps
+from reflex_base.utils.serializers import get_serializer
+
+from pifecacheta.bots import bot_action
+from pifecacheta.rules import CACHETA_7
+from pifecacheta.service import TableService
+from pifecacheta.state import history_ui, wire
+from pifecacheta.state.history_ui import HistoryUi, RoundUi, history_for
+from pifecacheta.state.ui_values import TableUi
+from pifecacheta.state.view_model import table_ui
+
+
+def reflex_text(value: Any) -> str:
+    """The frame text of ``value`` as Reflex writes a dataclass without a serializer of its own:
+    ``{field: value}`` for each instance, in declaration order (``_dataclass_serializer``)."""
+
+    def fields(obj: Any) -> dict[str, Any]:
+        return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
+
+    return json.dumps(value, default=fields, ensure_ascii=False)
+
+
+def test_reflex_uses_the_views_serializers() -> None:
+    assert get_serializer(TableUi) is wire.serialize_table_ui
+    assert get_serializer(HistoryUi) is wire.serialize_history_ui
+    assert get_serializer(RoundUi) is wire.serialize_round_ui
+
+
+PLAIN = (str, int, bool)
+
+
+def _field_types(cls: type) -> list[tuple[str, Any]]:
+    hints = typing.get_type_hints(cls)
+    return [(f"{cls.__name__}.{f.name}", hints[f.name]) for f in dataclasses.fields(cls)]
+
+
+@pytest.mark.parametrize("top", [TableUi, HistoryUi, RoundUi])
+def test_the_views_hold_only_types_both_write_alike(top: type) -> None:
+    seen: set[type] = set()
+    todo = [top]
+    while todo:
+        cls = todo.pop()
+        if cls in seen:
+            continue
+        seen.add(cls)
+        for name, tp in _field_types(cls):
+            while typing.get_origin(tp) is list:
+                (tp,) = typing.get_args(tp)
+            if dataclasses.is_dataclass(tp):
+                todo.append(tp)  # type: ignore[arg-type]
+            else:
+                assert tp in PLAIN, f"{name}: {tp} (msgspec and Reflex may write it differently)"
+
+
+def test_every_view_of_a_match_is_written_as_reflex_writes_it(db_engine, clock) -> None:
+    history_ui._kept.clear()
+    svc = TableService(db_engine, clock=clock, seed_source=lambda: 11, bot_delay=0, round_over_delay=0)
+    ana = svc.identify(None, None, 'Zé <b>"R$ $& $1</b> ‹img›')
+    code = svc.create_table(ana, CACHETA_7)
+    svc.add_bots(code, ana, ["Carmen", "Tito"])
+    svc.start(code, ana)
+    svc.chat(code, ana, "olá <script>$'</script> ✓")
+    rng = random.Random(5)
+    seen: set[str] = set()
+    views = 0
+
+    async def texts_now() -> None:
+        nonlocal views
+        for who in (ana, None):
+            snap = svc.snapshot(code, who)
+            for value in (table_ui(snap), await history_for(svc, snap)):
+                views += 1
+                expected = reflex_text(value)
+                assert json_dumps(value) == expected
+                seen.add(type(value).__name__)
+            hist = await history_for(svc, snap)
+            for r in hist.rounds:
+                assert json_dumps(r) == reflex_text(r)
+                seen.add("RoundUi")
+
+    for _ in range(400):
+        asyncio.run(texts_now())
+        snap = svc.snapshot(code, ana)
+        if snap.status == "finished":
+            break
+        if svc.bot_step(code):
+            continue
+        view = snap.view
+        action = bot_action("Carmen", view, rng) if view is not None else None
+        if action is None:
+            break
+        try:
+            svc.act(code, ana, action, expected_version=snap.version)
+        except Exception:  # noqa: BLE001 - a refusal (not Ana's turn): the bots move next
+            continue
+    assert seen == {"TableUi", "HistoryUi", "RoundUi"}, seen  # a round ended with a go-out
+    assert views > 100
