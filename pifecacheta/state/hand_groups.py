@@ -176,16 +176,16 @@ class HandGroupsState(rx.State):
         cannot be read (the page then shows the hand in its sort)."""
         order = await self.get_state(HandOrderState)
         table = await self.get_state(TableState)
-        viewer = await self.get_state(ViewerState)
         # the dependencies that read the groups again (Reflex tracks them across states)
-        _heard = (order.grouped, table.table_code, table.table_version, table.me, viewer.sort_rank)
+        _heard = (order.grouped, table.table_code, table.table_version, table.me)
         if (
             not order.grouped
             or not table.table_code
             or not table.me
             or table.table_code.startswith("player:")
         ):
-            return []
+            return []  # JOGOS off (most tabs): the viewer's state is not even read
+        viewer = await self.get_state(ViewerState)
         try:
             snap = await table._snapshot()
         except Exception:  # noqa: BLE001 - ``ui`` reports a failed read; the sort shows meanwhile
