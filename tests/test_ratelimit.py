@@ -1,4 +1,5 @@
-"""The per-tab token bucket of pifecacheta/ratelimit.py (the wire test floods a real server)."""
+"""The per-tab token bucket of pifecacheta/ratelimit.py and the per-address connection limit of
+pifecacheta/connlimit.py (the wire tests flood and churn a real server)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ import asyncio
 import logging
 from types import SimpleNamespace
 
+from pifecacheta.connlimit import BURST as CONN_BURST
+from pifecacheta.connlimit import RATE as CONN_RATE
+from pifecacheta.connlimit import ChurnGuard, client_address, opens_session
 from pifecacheta.ratelimit import BURST, RATE, FloodGuard, TokenBuckets
 
 
@@ -59,3 +63,114 @@ def test_the_guard_drops_the_excess_logs_once_and_never_drops_a_page_load(caplog
     assert [r.getMessage() for r in caplog.records] == [
         "tab tab-x sends events faster than 50/s: dropping the excess"
     ]
+
+
+# ---- connection churn: pifecacheta/connlimit.py ---------------------------------------------------
+def _scope(
+    peer: str, path: str = "/_event/", query: bytes = b"EIO=4&transport=websocket&token=t", **headers: str
+) -> dict[str, object]:
+    raw = [(k.replace("_", "-").lower().encode(), v.encode()) for k, v in headers.items()]
+    return {"type": "websocket", "client": (peer, 50000), "path": path, "query_string": query, "headers": raw}
+
+
+def test_the_client_address_is_the_peer_or_what_a_proxy_on_this_machine_forwards():
+    assert client_address(_scope("198.51.100.4")) == "198.51.100.4"
+    # an outside peer cannot pretend to be someone else
+    assert client_address(_scope("198.51.100.4", x_forwarded_for="203.0.113.9")) == "198.51.100.4"
+    # nginx on this machine appends the address it saw: the rightmost one not on this machine
+    assert client_address(_scope("127.0.0.1", x_forwarded_for="10.9.9.9, 203.0.113.9")) == "203.0.113.9"
+    assert client_address(_scope("127.0.0.1", x_forwarded_for="203.0.113.9, 127.0.0.1")) == "203.0.113.9"
+    assert client_address(_scope("::1", x_forwarded_for="2001:db8::7")) == "2001:db8::7"
+    # a client on this machine itself: not limited
+    assert client_address(_scope("127.0.0.1")) is None
+    assert client_address(_scope("127.0.0.1", x_forwarded_for="127.0.0.1")) is None
+    assert (
+        client_address(_scope("127.0.0.1", x_forwarded_for="not an address, 127.0.0.1")) == "not an address"
+    )
+
+
+def test_only_a_new_socket_session_counts():
+    assert opens_session(_scope("198.51.100.4"))
+    assert opens_session(_scope("198.51.100.4", path="/backend/_event"))  # a backend path prefix
+    assert not opens_session(_scope("198.51.100.4", query=b"EIO=4&transport=polling&sid=abc"))
+    assert not opens_session(_scope("198.51.100.4", path="/ping"))
+    assert not opens_session({"type": "lifespan"})
+
+
+class Asgi:
+    """A downstream app that accepts, and the messages a guarded request sent."""
+
+    def __init__(self) -> None:
+        self.served = 0
+
+    async def __call__(self, scope, receive, send) -> None:
+        self.served += 1
+        await send({"type": "websocket.accept"})
+
+
+async def _connect(guard: ChurnGuard, scope: dict[str, object]) -> list[dict[str, object]]:
+    sent: list[dict[str, object]] = []
+
+    async def receive() -> dict[str, object]:
+        return {"type": "websocket.connect"}
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    await guard(scope, receive, send)
+    return sent
+
+
+def test_churn_is_refused_beyond_the_burst_then_let_through_at_the_rate(caplog):
+    clock = Clock()
+    inner = Asgi()
+    guard = ChurnGuard(inner, TokenBuckets(rate=CONN_RATE, burst=CONN_BURST, clock=clock), hold=0.0)
+
+    async def run() -> list[list[dict[str, object]]]:
+        out = [await _connect(guard, _scope("203.0.113.7")) for _ in range(CONN_BURST + 30)]
+        # meanwhile: another person, every tab of a household, and this machine are let in
+        out += [await _connect(guard, _scope("127.0.0.1", x_forwarded_for="198.51.100.4")) for _ in range(8)]
+        out += [await _connect(guard, _scope("127.0.0.1")) for _ in range(CONN_BURST + 30)]
+        clock.now += 1.0 / CONN_RATE  # one more connection per 1/RATE s for the churner
+        out += [await _connect(guard, _scope("203.0.113.7")) for _ in range(2)]
+        return out
+
+    with caplog.at_level(logging.WARNING, logger="pifecacheta.connlimit"):
+        results = asyncio.run(run())
+    accepted = [{"type": "websocket.accept"}]
+    refused = [{"type": "websocket.close", "code": 1008, "reason": "too many connections"}]
+    churn, others, again = results[: CONN_BURST + 30], results[CONN_BURST + 30 : -2], results[-2:]
+    assert churn == [accepted] * CONN_BURST + [refused] * 30
+    assert others == [accepted] * len(others)
+    assert again == [accepted, refused]
+    assert guard.refused == 31 and inner.served == CONN_BURST + len(others) + 1
+    assert [r.getMessage() for r in caplog.records] == [
+        f"address 203.0.113.7 opens connections faster than {CONN_RATE:g}/s (burst {CONN_BURST}):"
+        " refusing the excess"
+    ]  # one line per LOG_EVERY
+    clock.now += 61
+    with caplog.at_level(logging.WARNING, logger="pifecacheta.connlimit"):
+        caplog.clear()
+        asyncio.run(_drain(guard, CONN_BURST + 1))
+    assert caplog.records[-1].getMessage().endswith("(30 refused since the previous warning)")
+
+
+async def _drain(guard: ChurnGuard, n: int) -> None:
+    for _ in range(n):
+        await _connect(guard, _scope("203.0.113.7"))
+
+
+def test_a_refused_polling_request_gets_429_after_the_hold():
+    inner = Asgi()
+    guard = ChurnGuard(inner, TokenBuckets(rate=1.0, burst=1), hold=0.05)
+    scope = _scope("198.51.100.4", query=b"EIO=4&transport=polling") | {"type": "http"}
+
+    async def run() -> tuple[list[dict[str, object]], float]:
+        await _connect(guard, scope)
+        t0 = asyncio.get_running_loop().time()
+        sent = await _connect(guard, scope)
+        return sent, asyncio.get_running_loop().time() - t0
+
+    sent, took = asyncio.run(run())
+    assert sent[0]["type"] == "http.response.start" and sent[0]["status"] == 429
+    assert took >= 0.05 and inner.served == 1

@@ -1,4 +1,5 @@
-"""Forged events over a real websocket: refused with a code, nothing changed but legal moves.
+"""Forged events over a real websocket: refused with a code, nothing changed but legal moves;
+a flood of events and a churn of connections slowed.
 
 One backend process (``reflex run --env prod --backend-only``, as production runs it; the
 bench's ``Server``) serves two Cacheta tables of two people and two bots each. Hypothesis draws
@@ -321,3 +322,58 @@ async def _flood(world: World) -> None:
         await asyncio.gather(flooder.sio.close(), other.sio.close(), return_exceptions=True)
     log = world.server.log_path.read_text(errors="replace")
     assert log.count("faster than") == before_log + 1
+
+
+def test_a_churning_address_is_refused_and_a_normal_client_still_connects(world: World) -> None:
+    """A client behind the proxy opening, hydrating and closing connections in a loop is let in
+    for a burst, then held and refused (HTTP 403), and the server says so once in its log;
+    meanwhile another person's five tabs (as after a restart) and a tab on this machine
+    connect and get their view, and the churner is let in again once its bucket refills."""
+    asyncio.run(_churn(world))
+
+
+def _tab_from(world: World, table: int, person: dict[str, Any] | None, address: str | None) -> FuzzTab:
+    tab = FuzzTab(world, table, person)
+    if address is not None:
+        tab.sio.headers = {"X-Forwarded-For": address}  # as the cluster's nginx forwards it
+    return tab
+
+
+async def _churn(world: World) -> None:
+    from websockets.exceptions import InvalidStatus
+
+    from pifecacheta.connlimit import BURST, HOLD, RATE
+
+    table = world.setup["tables"][1]
+    loop = asyncio.get_running_loop()
+    made, t0 = 0, loop.time()
+    while True:  # the churner: a new tab each time, handshake and hydrate, then gone
+        tab = _tab_from(world, 1, table["people"][1], "203.0.113.7")
+        try:
+            t_try = loop.time()
+            await tab.open()
+            made += 1
+        except InvalidStatus as exc:
+            assert exc.response.status_code == 403
+            assert loop.time() - t_try >= HOLD * 0.9  # held before the answer: a loop is slowed
+            break
+        finally:
+            await tab.sio.close()
+        assert made <= BURST + RATE * (loop.time() - t0) + 1, "never refused"
+    assert made >= BURST
+    others = [_tab_from(world, 1, table["people"][0], "198.51.100.4") for _ in range(5)]
+    others.append(_tab_from(world, 0, None, None))  # a spectator on this machine
+    try:
+        for tab in others:
+            await tab.open()
+            assert tab.ui.get("version") is not None  # it has its view
+    finally:
+        await asyncio.gather(*(t.sio.close() for t in others), return_exceptions=True)
+    await asyncio.sleep(1.2 / RATE)  # refilled by one
+    again = _tab_from(world, 1, table["people"][1], "203.0.113.7")
+    try:
+        await again.open()
+    finally:
+        await again.sio.close()
+    log = world.server.log_path.read_text(errors="replace")
+    assert log.count("address 203.0.113.7 opens connections faster than") == 1, log[-3000:]
