@@ -236,9 +236,10 @@ class Soak(Run):
             shutil.rmtree(workdir, ignore_errors=True)
 
     def _inside(self, flag: str, arg: str) -> Any:
-        """Run this script with ``flag arg`` in the checkout (its interpreter, its database)."""
+        """Run this script with ``flag -`` in the checkout (its interpreter, its database),
+        ``arg`` on its stdin (the check's spec of a full soak is far over one argument's limit)."""
         out = subprocess.run(
-            [str(self.cfg.python()), str(Path(__file__).resolve()), flag, arg],
+            [str(self.cfg.python()), str(Path(__file__).resolve()), flag, "-"], input=arg,
             cwd=self.cfg.root, env=self.environ, capture_output=True, text=True, timeout=900, check=False,
         )  # fmt: skip
         if out.returncode != 0:
@@ -355,6 +356,11 @@ SERVERS: list[Any] = []
 PG: list[Any] = []
 
 
+def _arg(value: str) -> str:
+    """A ``--_setup`` / ``--_verify`` value: the text itself, or stdin's for ``-``."""
+    return sys.stdin.read() if value == "-" else value
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     ap.add_argument("--tables", type=int, default=100)
@@ -370,10 +376,10 @@ def main() -> int:
     if args._setup:
         from bench_load import setup_tables
 
-        print(json.dumps(setup_tables(json.loads(args._setup))))
+        print(json.dumps(setup_tables(json.loads(_arg(args._setup)))))
         return 0
     if args._verify:
-        print(json.dumps(verify_tables(json.loads(args._verify))))
+        print(json.dumps(verify_tables(json.loads(_arg(args._verify)))))
         return 0
     args.stale_states, args.py_spy, args.spectators = 0, None, 0  # what Run reads
     random.seed(args.seed)
