@@ -12,14 +12,17 @@ one warning line. A person's pages never meet the limit: a reconnect after a ser
 is one connection per tab, and :data:`BURST` covers every tab of a household (or a class behind
 one address) reconnecting at once.
 
-The client address is the peer's, or, when the peer is on this machine (a proxy such as the
-cluster's nginx, ``scripts/cluster.sh``), the rightmost address of ``X-Forwarded-For`` that is
-not on this machine. A client on this machine itself (no such address: the developer's
-browser, the tests, the benches) is not limited.
+The client address is the peer's, or, when the peer is a trusted proxy (on this machine, as
+the cluster's nginx of ``scripts/cluster.sh``, or in ``PIFECACHETA_TRUSTED_PROXIES``), the
+rightmost address of ``X-Forwarded-For`` that is not one. A client on this machine itself (no
+such address: the developer's browser, the tests, the benches) is not limited.
 
 ``ChurnGuard`` wraps the backend's ASGI app through Reflex's public ``rx.App(api_transformer=)``.
-``PIFECACHETA_CONN_RATE`` and ``PIFECACHETA_CONN_BURST`` change :data:`RATE` and :data:`BURST`
-(a number that does not parse keeps the default).
+Settings: ``PIFECACHETA_CONN_RATE`` and ``PIFECACHETA_CONN_BURST`` change :data:`RATE` and
+:data:`BURST` (a number that does not parse keeps the default); ``PIFECACHETA_TRUSTED_PROXIES``
+names the proxies on other machines, comma-separated addresses or networks (``10.0.0.5,
+10.1.0.0/16``; an entry that does not parse is left out): without it, every player behind a
+proxy on another machine would share the proxy's bucket.
 """
 
 from __future__ import annotations
@@ -43,23 +46,45 @@ LOG_EVERY = 60.0  # seconds between two warnings about one address
 EVENT_PATH = "/_event"  # Reflex's socket.io endpoint (reflex_base.constants.Endpoint.EVENT)
 
 
-def _on_this_machine(address: str) -> bool:
+Networks = tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
+
+
+def trusted_proxies(text: str | None = None) -> Networks:
+    """The networks of ``PIFECACHETA_TRUSTED_PROXIES`` (or ``text``), comma-separated; an entry
+    that does not parse is left out.
+
+    >>> [str(n) for n in trusted_proxies("10.0.0.5, 10.1.0.0/16, nonsense")]
+    ['10.0.0.5/32', '10.1.0.0/16']
+    """
+    text = os.environ.get("PIFECACHETA_TRUSTED_PROXIES", "") if text is None else text
+    nets = []
+    for entry in text.split(","):
+        try:
+            nets.append(ipaddress.ip_network(entry.strip(), strict=False))
+        except ValueError:
+            continue
+    return tuple(nets)
+
+
+def _is_proxy(address: str, proxies: Networks) -> bool:
+    """On this machine (loopback) or in ``proxies``; False for what is not an address."""
     try:
-        return ipaddress.ip_address(address.strip().strip("[]")).is_loopback
+        ip = ipaddress.ip_address(address.strip().strip("[]"))
     except ValueError:
         return False
+    return ip.is_loopback or any(ip in net for net in proxies)
 
 
-def client_address(scope: Scope) -> str | None:
+def client_address(scope: Scope, proxies: Networks = ()) -> str | None:
     """The address an ASGI connection ``scope`` comes from (see the module docstring): the
-    peer's; for a peer on this machine, the rightmost ``X-Forwarded-For`` entry not on this
-    machine; None when there is none (a client on this machine)."""
+    peer's; for a peer on this machine or in ``proxies``, the rightmost ``X-Forwarded-For``
+    entry that is neither; None when there is none (a client on this machine)."""
     peer = (scope.get("client") or ("", 0))[0]
-    if peer and not _on_this_machine(peer):
+    if peer and not _is_proxy(peer, proxies):
         return str(peer)
     forwarded = b",".join(v for k, v in scope.get("headers") or [] if k.lower() == b"x-forwarded-for")
     for entry in reversed(forwarded.decode("latin-1").split(",")):
-        if entry.strip() and not _on_this_machine(entry):
+        if entry.strip() and not _is_proxy(entry, proxies):
             return entry.strip()[:64]
     return None
 
@@ -91,13 +116,14 @@ class ChurnGuard:
             rate=_env_number("PIFECACHETA_CONN_RATE", RATE),
             burst=int(_env_number("PIFECACHETA_CONN_BURST", BURST)),
         )
+        self.proxies = trusted_proxies()
         self.refused = 0
         self._held = 0
         self._warned: dict[str, tuple[float, int]] = {}  # address -> (last warning, refusals since)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Pass the request on, or hold and refuse a new connection over its address's share."""
-        address = client_address(scope) if opens_session(scope) else None
+        address = client_address(scope, self.proxies) if opens_session(scope) else None
         if address is None or self.buckets.take(address):
             await self.app(scope, receive, send)
             return

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 from pifecacheta.connlimit import BURST as CONN_BURST
 from pifecacheta.connlimit import RATE as CONN_RATE
-from pifecacheta.connlimit import ChurnGuard, client_address, opens_session
+from pifecacheta.connlimit import ChurnGuard, client_address, opens_session, trusted_proxies
 from pifecacheta.ratelimit import BURST, RATE, FloodGuard, TokenBuckets
 
 
@@ -87,6 +87,20 @@ def test_the_client_address_is_the_peer_or_what_a_proxy_on_this_machine_forwards
     assert (
         client_address(_scope("127.0.0.1", x_forwarded_for="not an address, 127.0.0.1")) == "not an address"
     )
+
+
+def test_a_proxy_on_another_machine_is_trusted_only_when_named(monkeypatch):
+    proxies = trusted_proxies("10.0.0.5, 10.1.0.0/16, not a network")
+    assert client_address(_scope("10.0.0.5", x_forwarded_for="203.0.113.9"), proxies) == "203.0.113.9"
+    assert (
+        client_address(_scope("10.1.2.3", x_forwarded_for="203.0.113.9, 10.0.0.5"), proxies) == "203.0.113.9"
+    )
+    assert client_address(_scope("10.0.0.6", x_forwarded_for="203.0.113.9"), proxies) == "10.0.0.6"
+    assert client_address(_scope("10.0.0.5", x_forwarded_for="203.0.113.9")) == "10.0.0.5"  # not named
+    monkeypatch.setenv("PIFECACHETA_TRUSTED_PROXIES", "10.0.0.5")
+    monkeypatch.setenv("PIFECACHETA_CONN_BURST", "3")
+    guard = ChurnGuard(Asgi(), hold=0.0)
+    assert guard.buckets.burst == 3 and [str(n) for n in guard.proxies] == ["10.0.0.5/32"]
 
 
 def test_only_a_new_socket_session_counts():
