@@ -19,7 +19,9 @@ the checkout's own code on its database):
   (``service/history.py``'s ``HistoryBook``, cold: from the match's deal row) finds no
   difference, and no version is twice in the log;
 * every move a tab was told succeeded (its own reply carried the next version, on the same
-  connection) is in the log: the row of that version is that player's;
+  connection) is in the log: the row of that version is that player's. Another seat's push of
+  a newer version can reach the tab before the reply (a queue-jump go-out made first): a
+  refusal (or a confirmation asked) coming next, with nothing sent since, takes it back;
 * every open tab shows the stored state: its last view has the table's version and, for a
   person, the hand the stored match gives its seat.
 
@@ -96,7 +98,10 @@ def verify_tables(spec: dict[str, Any]) -> dict[str, Any]:
         [code, pid, v] for code, pid, v in spec["told"]
         if not any(r["version"] == v + 1 and r["actor"] == f"player:{pid}" for r in logs.get(code, []))
     ]  # fmt: skip
-    return {"tables": out, "told_missing": missing}
+    keys = ("version", "actor", "seat", "kind", "action")  # what was logged at the next versions instead
+    around = {f"{c} v{v}": [{k: str(r[k])[:60] for k in keys if k in r} for r in logs.get(c, [])
+                            if v < r["version"] <= v + 2] for c, _, v in missing[:5]}  # fmt: skip
+    return {"tables": out, "told_missing": missing, "around": around}
 
 
 # ---- a tab that lives through crashes --------------------------------------------------------
@@ -109,6 +114,7 @@ class SoakTab(Tab):
         self.up = False
         self.last_sent: tuple[str, dict[str, Any], int] | None = None  # kind, payload, epoch
         self.unanswered: dict[str, Any] | None = None
+        self.last_told: tuple[str, str, int] | None = None  # my last move told made, until I send again
         self.reset_acted = False
 
     def on_update(self, t: float, update: dict[str, Any]) -> None:
@@ -123,15 +129,24 @@ class SoakTab(Tab):
             self.run.said_lost += 1
         super().on_update(t, update)
         ui = delta.get("ui_rx_state_")
-        told = before is not None and self.pending is None and "message_serial_rx_state_" not in delta
+        not_made = "message_serial_rx_state_" in delta or bool(delta.get("hint_confirm_rx_state_"))
+        if not_made and before is None and self.last_told is not None:
+            # the reply to the move came after another seat's push of a newer version (a
+            # queue-jump go-out first): that push was not the reply, the move was not made
+            self.run.told.remove(self.last_told)
+            self.run.retracted += 1
+            self.last_told = None
+        told = before is not None and self.pending is None and not not_made
         if told and isinstance(ui, dict) and self.person is not None:
             code = self.run.setup["tables"][self.table]["code"]
-            self.run.told.append((code, self.person["player_id"], before[1]))
+            self.last_told = (code, self.person["player_id"], before[1])
+            self.run.told.append(self.last_told)
 
     async def _answer(self) -> None:
         sent, self.unanswered = self.unanswered, None
         self.run.reported += sent is not None
         event = {"name": f"{self.run.setup['table']}.replay_unanswered", "payload": {"sent": sent}}
+        self.last_told = None  # its reply answers this event, not my last move
         try:
             await self.sio.emit_event(event | {"router_data": self.router})
         except Exception:  # noqa: BLE001, S110 - gone again: the next reconnect asks again
@@ -160,7 +175,7 @@ class SoakTab(Tab):
             self.run.stats.kinds[kind] = self.run.stats.kinds.get(kind, 0) + 1
             name = f"{self.run.setup['table']}.{kind}"
             event = {"name": name, "payload": payload, "router_data": self.router}
-            acted = v
+            acted, self.last_told = v, None
             if kind != "vote_rematch":
                 self.last_sent = (kind, payload, self.epoch)
                 self.pending = (time.monotonic(), v)
@@ -180,7 +195,7 @@ class SoakTab(Tab):
                 self.unanswered = {"kind": self.last_sent[0], "args": self.last_sent[1]}
             else:
                 self.reset_acted = True
-            self.pending, self.epoch = None, self.epoch + 1
+            self.pending, self.epoch, self.last_told = None, self.epoch + 1, None
             delay = 0.2
             while not stop.is_set():
                 self.sio = SioTab(self.run.url, self.sio.token, self.run.setup["version"], self.on_update)
@@ -203,7 +218,7 @@ class Soak(Run):
     def __init__(self, cfg: Config, args: argparse.Namespace) -> None:
         super().__init__(cfg, args, args.tables)
         self.told: list[tuple[str, str, int]] = []
-        self.reported = self.reconnects = self.said_lost = 0
+        self.reported = self.reconnects = self.said_lost = self.retracted = 0
         self.kills: list[str] = []
         self.rss_peak: dict[str, float] = {}
 
@@ -348,7 +363,8 @@ class Soak(Run):
         return {
             "tables": len(tables), "replayed_ok": len(tables) - len(bad), "bad_tables": bad,
             "rows": sum(t["rows"] for t in tables.values()), "told": len(self.told),
-            "told_missing": got["told_missing"], "tabs": len(tabs), "stale_tabs": stale,
+            "told_missing": got["told_missing"], "around": got["around"], "tabs": len(tabs),
+            "stale_tabs": stale,
         }  # fmt: skip
 
 
@@ -403,6 +419,9 @@ def main() -> int:
           f"server errors logged {f['errors']}, client errors {f['client_errors'][:3]}")  # fmt: skip
     print(f"tables whose stored match equals the replay of seed + log: {f['replayed_ok']} / {f['tables']}")
     print(f"moves told made and missing from the log: {len(f['told_missing'])} {f['told_missing'][:5]}")
+    for where, rows in f["around"].items():
+        print(f"  logged after {where}: {rows}")
+    print(f"moves first taken as told by another seat's push, then refused by their reply: {soak.retracted}")
     stale = f["stale_tabs"]
     print(f"open tabs not showing the stored state: {len(stale)} / {f['tabs']} {stale[:5]}")
     print("peak RSS MiB: " + ", ".join(f"{k} {v:.0f}" for k, v in sorted(soak.rss_peak.items())))
