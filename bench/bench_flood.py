@@ -218,7 +218,7 @@ HEAD = ("| phase | tables | moves/s | server CPU | move -> other tab med / p95 /
 
 
 ROW = ("| {phase} | {n} | {moves_s:.1f} | {cpu:.0f}% | {o50:.0f} / {o95:.0f} / {o99:.0f} | {ratio}"
-       " | {errors} | {load:.1f} | {what} |")  # fmt: skip
+       " | {errors} | {load1:.1f} | {what} |")  # fmt: skip
 
 
 def main() -> int:
@@ -256,8 +256,8 @@ def main() -> int:
             rows.append((phase, f))
             base = next((g for p, g in rows if p == "alone"), None)
             ratio = f"{f['o95'] / base['o95']:.2f}" if base and base["o95"] else "-"
-            print(ROW.format(phase=phase, ratio=ratio, load=f["load"][0], what=describe(f["disturbed"]), **f),
-                  flush=True)  # fmt: skip
+            what = describe(f["disturbed"])
+            print(ROW.format(phase=phase, ratio=ratio, load1=f["load"][0], what=what, **f), flush=True)
             for line in f["guard_lines"]:
                 print(f"    server log: {line}")
             if any(f["notes"][3:]):
