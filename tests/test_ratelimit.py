@@ -188,3 +188,39 @@ def test_a_refused_polling_request_gets_429_after_the_hold():
     sent, took = asyncio.run(run())
     assert sent[0]["type"] == "http.response.start" and sent[0]["status"] == 429
     assert took >= 0.05 and inner.served == 1
+
+
+def test_a_tab_that_keeps_flooding_has_its_socket_closed_once(caplog):
+    from pifecacheta.ratelimit import CUT_OFF
+
+    closed: list[tuple[str, str]] = []
+
+    class Sio:
+        async def disconnect(self, sid: str, namespace: str) -> None:
+            closed.append((sid, namespace))
+
+    app = SimpleNamespace(sio=Sio())
+    state = SimpleNamespace(
+        router=SimpleNamespace(session=SimpleNamespace(client_token="tab-f", session_id="sid-7"))
+    )
+    clock = Clock()
+    guard = FloodGuard(TokenBuckets(clock=clock))
+
+    async def run(n: int) -> None:
+        for _ in range(n):
+            await guard.preprocess(app, state, _event("s.table_state.draw"))
+        await asyncio.sleep(0)  # the close runs after the event
+
+    with caplog.at_level(logging.WARNING, logger="pifecacheta.ratelimit"):
+        asyncio.run(run(BURST + CUT_OFF - 1))
+        assert closed == []  # flooding, but not yet for long
+        asyncio.run(run(5))
+        assert closed == [("sid-7", "/_event")] and guard.cut_off == 1
+        asyncio.run(run(CUT_OFF))  # the same window: closed once only
+    assert closed == [("sid-7", "/_event")]
+    assert [r.getMessage() for r in caplog.records][-1] == (
+        f"tab tab-f kept flooding ({CUT_OFF} events dropped): closing its connection"
+    )
+    clock.now += 61  # a new window: the count starts again
+    asyncio.run(run(CUT_OFF - 1))
+    assert len(closed) == 1

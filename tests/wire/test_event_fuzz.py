@@ -377,3 +377,38 @@ async def _churn(world: World) -> None:
         await again.sio.close()
     log = world.server.log_path.read_text(errors="replace")
     assert log.count("address 203.0.113.7 opens connections faster than") == 1, log[-3000:]
+
+
+def test_a_tab_that_keeps_flooding_is_cut_off_and_the_others_play_on(world: World) -> None:
+    """A tab sending events without end has its socket closed by the server once CUT_OFF of
+    them were dropped; another tab at the table is answered meanwhile and afterwards."""
+    asyncio.run(_cut_off(world))
+
+
+async def _cut_off(world: World) -> None:
+    from pifecacheta.ratelimit import BURST, CUT_OFF
+
+    table = world.setup["tables"][0]
+    flooder, other = FuzzTab(world, 0, table["people"][0]), FuzzTab(world, 0, table["people"][1])
+    await flooder.open()
+    await other.open()
+    try:
+        sent = 0
+        while flooder.sio.close_reason is None and sent < 3 * (BURST + CUT_OFF):
+            try:
+                await flooder.send(world.setup["session"], "toggle_sort", {})
+            except Exception:  # noqa: BLE001 - the server closed it under the send
+                break
+            sent += 1
+            if sent % 200 == 0:
+                await asyncio.sleep(0)
+        deadline = asyncio.get_running_loop().time() + 15
+        while flooder.sio.close_reason is None:  # the server's DISCONNECT, or its close
+            assert asyncio.get_running_loop().time() < deadline, "never cut off"
+            await asyncio.sleep(0.05)
+        assert sent >= BURST + CUT_OFF - 5  # not before CUT_OFF drops
+        await other.settled(timeout=15)
+    finally:
+        await asyncio.gather(flooder.sio.close(), other.sio.close(), return_exceptions=True)
+    log = world.server.log_path.read_text(errors="replace")
+    assert log.count("kept flooding") == 1, log[-3000:]
