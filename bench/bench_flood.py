@@ -106,7 +106,7 @@ class Disturber:
         await tab.connect(self.boot(person))
         await go.wait()
         sent, answered0, t0 = 0, self.answered, time.monotonic()
-        while time.monotonic() - t0 < seconds and not tab.closed.is_set():
+        while time.monotonic() - t0 < seconds and tab.close_reason is None:
             name, payload = self.frame(sent)
             try:
                 await tab.emit_event({"name": name, "payload": payload, "router_data": self.router})
@@ -118,7 +118,7 @@ class Disturber:
         span = time.monotonic() - t0
         await asyncio.sleep(2.0)  # the replies still on their way
         out = {"kind": "events", "sent": sent, "per_s": sent / span, "answered": self.answered - answered0}
-        out["closed_by_server"] = tab.closed.is_set() and tab.close_reason is not None
+        out["closed_by_server"] = tab.close_reason is not None  # its DISCONNECT or its close
         await tab.close()
         return out
 
@@ -183,8 +183,8 @@ class FloodRun(Run):
         if watcher is not None:
             self.disturbed = await watcher
         log = server.log_path.read_text(errors="replace").splitlines()
-        f["guard_lines"] = [line[-160:] for line in log if "pifecacheta.ratelimit" in line
-                            or "pifecacheta.connlimit" in line or "faster than" in line][:4]  # fmt: skip
+        marks = ("pifecacheta.ratelimit", "pifecacheta.connlimit", "faster than", "kept flooding")
+        f["guard_lines"] = [line[-160:] for line in log if any(m in line for m in marks)][:4]
         f["disturbed"], f["load"] = self.disturbed, os.getloadavg()
         return f
 
