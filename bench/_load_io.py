@@ -40,6 +40,7 @@ NAMESPACE = "/_event"
 
 # (t_monotonic_seconds, update dict) for every "event" the server sends this tab
 OnUpdate = Callable[[float, dict[str, Any]], Awaitable[None] | None]
+Headers = dict[str, str]
 
 
 class SioTab:
@@ -50,9 +51,13 @@ class SioTab:
     ``closed`` is set when the socket ends; ``close_reason`` says why (None for our own close).
     """
 
-    def __init__(self, url: str, token: str, subprotocol: str, on_update: OnUpdate) -> None:
-        """``url``: ``ws://127.0.0.1:<port>`` of the backend; ``token``: the tab's client token."""
+    def __init__(
+        self, url: str, token: str, subprotocol: str, on_update: OnUpdate, headers: Headers | None = None
+    ) -> None:
+        """``url``: ``ws://127.0.0.1:<port>`` of the backend; ``token``: the tab's client token;
+        ``headers``: extra handshake headers (``X-Forwarded-For``: a client behind a proxy)."""
         self.url = f"{url.rstrip('/')}/_event/?EIO=4&transport=websocket&token={token}"
+        self.headers = headers or {}
         self.token = token
         self.subprotocol = subprotocol
         self.on_update = on_update
@@ -73,6 +78,7 @@ class SioTab:
                 self.url,
                 subprotocols=[self.subprotocol],  # type: ignore[list-item]  # any string is sent
                 origin="http://127.0.0.1:3000",  # type: ignore[arg-type]  # the page's, as a browser sends it
+                additional_headers=self.headers,
                 max_size=None,
                 ping_interval=None,  # Engine.IO pings at its own level
                 open_timeout=timeout,

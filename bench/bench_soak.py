@@ -19,9 +19,13 @@ the checkout's own code on its database):
   (``service/history.py``'s ``HistoryBook``, cold: from the match's deal row) finds no
   difference, and no version is twice in the log;
 * every move a tab was told succeeded (its own reply carried the next version, on the same
-  connection) is in the log: the row of that version is that player's;
+  connection) is in the log: the row of that version is that player's. Another seat's push of
+  a newer version can reach the tab before the reply (a queue-jump go-out made first): a
+  refusal (or a confirmation asked) coming next, with nothing sent since, takes it back;
 * every open tab shows the stored state: its last view has the table's version and, for a
-  person, the hand the stored match gives its seat.
+  person, the hand the stored match gives its seat. A tab behind is looked at again up to
+  three times, 10 s apart, once the tabs are quiet again (a saturated cluster delivers late);
+  a tab still behind then fails the check.
 
 Printed: kills, reconnects, moves, refusals, the checks (failures listed), the backends' peak
 RSS (MiB) and RSS at each kill. Exits 1 when a check failed. Usage::
@@ -96,7 +100,10 @@ def verify_tables(spec: dict[str, Any]) -> dict[str, Any]:
         [code, pid, v] for code, pid, v in spec["told"]
         if not any(r["version"] == v + 1 and r["actor"] == f"player:{pid}" for r in logs.get(code, []))
     ]  # fmt: skip
-    return {"tables": out, "told_missing": missing}
+    keys = ("version", "actor", "seat", "kind", "action")  # what was logged at the next versions instead
+    around = {f"{c} v{v}": [{k: str(r[k])[:60] for k in keys if k in r} for r in logs.get(c, [])
+                            if v < r["version"] <= v + 2] for c, _, v in missing[:5]}  # fmt: skip
+    return {"tables": out, "told_missing": missing, "around": around}
 
 
 # ---- a tab that lives through crashes --------------------------------------------------------
@@ -109,6 +116,7 @@ class SoakTab(Tab):
         self.up = False
         self.last_sent: tuple[str, dict[str, Any], int] | None = None  # kind, payload, epoch
         self.unanswered: dict[str, Any] | None = None
+        self.last_told: tuple[str, str, int] | None = None  # my last move told made, until I send again
         self.reset_acted = False
 
     def on_update(self, t: float, update: dict[str, Any]) -> None:
@@ -123,15 +131,24 @@ class SoakTab(Tab):
             self.run.said_lost += 1
         super().on_update(t, update)
         ui = delta.get("ui_rx_state_")
-        told = before is not None and self.pending is None and "message_serial_rx_state_" not in delta
+        not_made = "message_serial_rx_state_" in delta or bool(delta.get("hint_confirm_rx_state_"))
+        if not_made and before is None and self.last_told is not None:
+            # the reply to the move came after another seat's push of a newer version (a
+            # queue-jump go-out first): that push was not the reply, the move was not made
+            self.run.told.remove(self.last_told)
+            self.run.retracted += 1
+            self.last_told = None
+        told = before is not None and self.pending is None and not not_made
         if told and isinstance(ui, dict) and self.person is not None:
             code = self.run.setup["tables"][self.table]["code"]
-            self.run.told.append((code, self.person["player_id"], before[1]))
+            self.last_told = (code, self.person["player_id"], before[1])
+            self.run.told.append(self.last_told)
 
     async def _answer(self) -> None:
         sent, self.unanswered = self.unanswered, None
         self.run.reported += sent is not None
         event = {"name": f"{self.run.setup['table']}.replay_unanswered", "payload": {"sent": sent}}
+        self.last_told = None  # its reply answers this event, not my last move
         try:
             await self.sio.emit_event(event | {"router_data": self.router})
         except Exception:  # noqa: BLE001, S110 - gone again: the next reconnect asks again
@@ -160,7 +177,7 @@ class SoakTab(Tab):
             self.run.stats.kinds[kind] = self.run.stats.kinds.get(kind, 0) + 1
             name = f"{self.run.setup['table']}.{kind}"
             event = {"name": name, "payload": payload, "router_data": self.router}
-            acted = v
+            acted, self.last_told = v, None
             if kind != "vote_rematch":
                 self.last_sent = (kind, payload, self.epoch)
                 self.pending = (time.monotonic(), v)
@@ -180,7 +197,7 @@ class SoakTab(Tab):
                 self.unanswered = {"kind": self.last_sent[0], "args": self.last_sent[1]}
             else:
                 self.reset_acted = True
-            self.pending, self.epoch = None, self.epoch + 1
+            self.pending, self.epoch, self.last_told = None, self.epoch + 1, None
             delay = 0.2
             while not stop.is_set():
                 self.sio = SioTab(self.run.url, self.sio.token, self.run.setup["version"], self.on_update)
@@ -203,7 +220,8 @@ class Soak(Run):
     def __init__(self, cfg: Config, args: argparse.Namespace) -> None:
         super().__init__(cfg, args, args.tables)
         self.told: list[tuple[str, str, int]] = []
-        self.reported = self.reconnects = self.said_lost = 0
+        self.reported = self.reconnects = self.said_lost = self.retracted = 0
+        self.first_stale = self.rechecks = 0  # tabs behind at the first check; checks made again
         self.kills: list[str] = []
         self.rss_peak: dict[str, float] = {}
 
@@ -236,9 +254,10 @@ class Soak(Run):
             shutil.rmtree(workdir, ignore_errors=True)
 
     def _inside(self, flag: str, arg: str) -> Any:
-        """Run this script with ``flag arg`` in the checkout (its interpreter, its database)."""
+        """Run this script with ``flag -`` in the checkout (its interpreter, its database),
+        ``arg`` on its stdin (the check's spec of a full soak is far over one argument's limit)."""
         out = subprocess.run(
-            [str(self.cfg.python()), str(Path(__file__).resolve()), flag, arg],
+            [str(self.cfg.python()), str(Path(__file__).resolve()), flag, "-"], input=arg,
             cwd=self.cfg.root, env=self.environ, capture_output=True, text=True, timeout=900, check=False,
         )  # fmt: skip
         if out.returncode != 0:
@@ -306,7 +325,15 @@ class Soak(Run):
         for t in tabs:
             t.changed.set()
         await self._settle(tabs)
-        check = self._check(tabs)
+        check = await asyncio.to_thread(self._check, tabs)
+        self.first_stale = len(check["stale_tabs"])
+        for _ in range(3):  # a saturated cluster may still be delivering: look again once quiet
+            if not check["stale_tabs"]:
+                break
+            await asyncio.sleep(10)
+            await self._settle(tabs)
+            self.rechecks += 1
+            check = await asyncio.to_thread(self._check, tabs)
         quiet.set()
         for task in tasks:
             task.cancel()
@@ -338,21 +365,25 @@ class Soak(Run):
             code = self.setup["tables"][tab.table]["code"]
             want = tables[code]
             hand = sorted(str(c.get("id")) for c in tab.ui.get("hand_by_suit", []))
-            if (
-                not tab.up
-                or int(tab.ui.get("version", -1)) != want["version"]
-                or (tab.person is not None and hand != want["hands"][tab.person["player_id"]])
-            ):
-                stale.append(f"tab {tab.index} ({code}): v{tab.ui.get('version')} vs v{want['version']}")
+            other_hand = tab.person is not None and hand != want["hands"][tab.person["player_id"]]
+            if not tab.up or int(tab.ui.get("version", -1)) != want["version"] or other_hand:
+                why = ("down " if not tab.up else "") + ("hand differs " if other_hand else "")
+                stale.append(f"tab {tab.index} ({code}): {why}v{tab.ui.get('version')} vs v{want['version']}")
         return {
             "tables": len(tables), "replayed_ok": len(tables) - len(bad), "bad_tables": bad,
             "rows": sum(t["rows"] for t in tables.values()), "told": len(self.told),
-            "told_missing": got["told_missing"], "tabs": len(tabs), "stale_tabs": stale,
+            "told_missing": got["told_missing"], "around": got["around"], "tabs": len(tabs),
+            "stale_tabs": stale,
         }  # fmt: skip
 
 
 SERVERS: list[Any] = []
 PG: list[Any] = []
+
+
+def _arg(value: str) -> str:
+    """A ``--_setup`` / ``--_verify`` value: the text itself, or stdin's for ``-``."""
+    return sys.stdin.read() if value == "-" else value
 
 
 def main() -> int:
@@ -370,10 +401,10 @@ def main() -> int:
     if args._setup:
         from bench_load import setup_tables
 
-        print(json.dumps(setup_tables(json.loads(args._setup))))
+        print(json.dumps(setup_tables(json.loads(_arg(args._setup)))))
         return 0
     if args._verify:
-        print(json.dumps(verify_tables(json.loads(args._verify))))
+        print(json.dumps(verify_tables(json.loads(_arg(args._verify)))))
         return 0
     args.stale_states, args.py_spy, args.spectators = 0, None, 0  # what Run reads
     random.seed(args.seed)
@@ -397,8 +428,12 @@ def main() -> int:
           f"server errors logged {f['errors']}, client errors {f['client_errors'][:3]}")  # fmt: skip
     print(f"tables whose stored match equals the replay of seed + log: {f['replayed_ok']} / {f['tables']}")
     print(f"moves told made and missing from the log: {len(f['told_missing'])} {f['told_missing'][:5]}")
+    for where, rows in f["around"].items():
+        print(f"  logged after {where}: {rows}")
+    print(f"moves first taken as told by another seat's push, then refused by their reply: {soak.retracted}")
     stale = f["stale_tabs"]
-    print(f"open tabs not showing the stored state: {len(stale)} / {f['tabs']} {stale[:5]}")
+    print(f"open tabs not showing the stored state: {len(stale)} / {f['tabs']} {stale[:5]}",
+          f"(first check {soak.first_stale}; checked again {soak.rechecks} time(s), 10 s apart)")  # fmt: skip
     print("peak RSS MiB: " + ", ".join(f"{k} {v:.0f}" for k, v in sorted(soak.rss_peak.items())))
     for line in f["bad_tables"][:10]:
         print("  " + line)

@@ -22,6 +22,7 @@ from pifecacheta import live
 from pifecacheta.bots import offload
 from pifecacheta.components.common import connection_notice, toaster
 from pifecacheta.components.reflex_private import quiet_unknown_events, replace_overlay
+from pifecacheta.connlimit import ChurnGuard
 from pifecacheta.gc_tuning import gc_tuning_task
 from pifecacheta.live.cluster import build_feed, run_feed, run_once_per_cluster
 from pifecacheta.live.service_link import publish_player_changes, publish_service_changes
@@ -75,6 +76,7 @@ async def background() -> None:
 app = rx.App(  # the theme: rxconfig.py (RadixThemesPlugin)
     html_lang="pt",  # the default language; DocumentState.sync_language sets the viewer's
     backend_exception_handler=backend_exception_handler,  # a malformed event: a clear refusal
+    api_transformer=ChurnGuard,  # an address opening connections in a loop is slowed (connlimit.py)
     toaster=toaster(),  # its region named in the viewer's language (components/common.py)
     # assets/focus.css: the focus ring of every control (WCAG 2.4.7); assets/table.css: the
     # table's layout around the felt on a wide screen and its motion; assets/room.css: the

@@ -112,6 +112,42 @@ def test_an_unknown_event_is_logged_as_one_line_without_its_payload(caplog):
     assert "s3" not in record.getMessage()
 
 
+def test_a_flood_of_unknown_events_is_logged_a_line_a_second(caplog):
+    """Events of no handler never reach the per-tab FloodGuard: their lines are limited
+    instead (a burst, then one a second, the next line saying how many were left out)."""
+    import logging
+
+    from pifecacheta.ratelimit import TokenBuckets
+
+    class Clock:
+        now = 10.0
+
+        def __call__(self) -> float:
+            return self.now
+
+    clock = Clock()
+    quiet = rp._UnknownEventFilter(TokenBuckets(rate=1.0, burst=3, clock=clock))
+    log = logging.getLogger("test.unknown_events")
+    log.addFilter(quiet)
+    try:
+        with caplog.at_level(logging.WARNING, logger="test.unknown_events"):
+            for i in range(50):
+                if i == 40:
+                    clock.now += 1.0
+                try:
+                    raise KeyError(f"No registered handler found for event: s.nope{i}")
+                except KeyError:
+                    log.exception("Error processing event queue entry")
+    finally:
+        log.removeFilter(quiet)
+    assert [r.getMessage() for r in caplog.records] == [
+        "refused an event no handler has: 's.nope0'",
+        "refused an event no handler has: 's.nope1'",
+        "refused an event no handler has: 's.nope2'",
+        "refused an event no handler has: 's.nope40' (37 more not logged)",
+    ]
+
+
 def test_override_base_method_marks_a_state_override():
     """The decorator Reflex checks before it lets a state redefine a BaseState method."""
 

@@ -56,6 +56,8 @@ from reflex_components_core.core.banner import (  # type: ignore[import-untyped]
 )
 from reflex_components_core.el.elements.typography import Div  # type: ignore[import-untyped]
 
+from pifecacheta.ratelimit import TokenBuckets
+
 __all__ = [
     "OVERLAY_KEY",
     "DnDDiv",
@@ -182,13 +184,26 @@ _NO_HANDLER = "No registered handler found for event: "
 
 class _UnknownEventFilter(logging.Filter):
     """Turns Reflex's traceback for an event of an unknown name into one warning line that
-    names the event (its first 80 characters, quoted) and not its payload."""
+    names the event (its first 80 characters, quoted) and not its payload. A flood of them
+    (they never reach the per-tab ``FloodGuard``: no handler, no middleware) is logged at
+    most ``burst`` lines at once and one a second after that; the next line logged says how
+    many were left out."""
+
+    def __init__(self, buckets: TokenBuckets | None = None) -> None:
+        super().__init__()
+        self.lines = buckets or TokenBuckets(rate=1.0, burst=20)
+        self.left_out = 0
 
     def filter(self, record: logging.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
         text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else ""
         if text.startswith(_NO_HANDLER):
-            record.msg, record.args = "refused an event no handler has: %r", (text[len(_NO_HANDLER) :][:80],)
+            if not self.lines.take("unknown events"):
+                self.left_out += 1
+                return False
+            more, self.left_out = (f" ({self.left_out} more not logged)" if self.left_out else ""), 0
+            record.msg = "refused an event no handler has: %r%s"
+            record.args = (text[len(_NO_HANDLER) :][:80], more)
             record.exc_info, record.exc_text = None, None
             record.levelno, record.levelname = logging.WARNING, "WARNING"
         return True

@@ -1,4 +1,5 @@
-"""Forged events over a real websocket: refused with a code, nothing changed but legal moves.
+"""Forged events over a real websocket: refused with a code, nothing changed but legal moves;
+a flood of events and a churn of connections slowed.
 
 One backend process (``reflex run --env prod --backend-only``, as production runs it; the
 bench's ``Server``) serves two Cacheta tables of two people and two bots each. Hypothesis draws
@@ -321,3 +322,93 @@ async def _flood(world: World) -> None:
         await asyncio.gather(flooder.sio.close(), other.sio.close(), return_exceptions=True)
     log = world.server.log_path.read_text(errors="replace")
     assert log.count("faster than") == before_log + 1
+
+
+def test_a_churning_address_is_refused_and_a_normal_client_still_connects(world: World) -> None:
+    """A client behind the proxy opening, hydrating and closing connections in a loop is let in
+    for a burst, then held and refused (HTTP 403), and the server says so once in its log;
+    meanwhile another person's five tabs (as after a restart) and a tab on this machine
+    connect and get their view, and the churner is let in again once its bucket refills."""
+    asyncio.run(_churn(world))
+
+
+def _tab_from(world: World, table: int, person: dict[str, Any] | None, address: str | None) -> FuzzTab:
+    tab = FuzzTab(world, table, person)
+    if address is not None:
+        tab.sio.headers = {"X-Forwarded-For": address}  # as the cluster's nginx forwards it
+    return tab
+
+
+async def _churn(world: World) -> None:
+    from websockets.exceptions import InvalidStatus
+
+    from pifecacheta.connlimit import BURST, HOLD, RATE
+
+    table = world.setup["tables"][1]
+    loop = asyncio.get_running_loop()
+    made, t0 = 0, loop.time()
+    while True:  # the churner: a new tab each time, handshake and hydrate, then gone
+        tab = _tab_from(world, 1, table["people"][1], "203.0.113.7")
+        try:
+            t_try = loop.time()
+            await tab.open()
+            made += 1
+        except InvalidStatus as exc:
+            assert exc.response.status_code == 403
+            assert loop.time() - t_try >= HOLD * 0.9  # held before the answer: a loop is slowed
+            break
+        finally:
+            await tab.sio.close()
+        assert made <= BURST + RATE * (loop.time() - t0) + 1, "never refused"
+    assert made >= BURST
+    others = [_tab_from(world, 1, table["people"][0], "198.51.100.4") for _ in range(5)]
+    others.append(_tab_from(world, 0, None, None))  # a spectator on this machine
+    try:
+        for tab in others:
+            await tab.open()
+            assert tab.ui.get("version") is not None  # it has its view
+    finally:
+        await asyncio.gather(*(t.sio.close() for t in others), return_exceptions=True)
+    await asyncio.sleep(1.2 / RATE)  # refilled by one
+    again = _tab_from(world, 1, table["people"][1], "203.0.113.7")
+    try:
+        await again.open()
+    finally:
+        await again.sio.close()
+    log = world.server.log_path.read_text(errors="replace")
+    assert log.count("address 203.0.113.7 opens connections faster than") == 1, log[-3000:]
+
+
+def test_a_tab_that_keeps_flooding_is_cut_off_and_the_others_play_on(world: World) -> None:
+    """A tab sending events without end has its socket closed by the server once CUT_OFF of
+    them were dropped; another tab at the table is answered meanwhile and afterwards."""
+    asyncio.run(_cut_off(world))
+
+
+async def _cut_off(world: World) -> None:
+    from pifecacheta.ratelimit import BURST, CUT_OFF
+
+    table = world.setup["tables"][0]
+    flooder, other = FuzzTab(world, 0, table["people"][0]), FuzzTab(world, 0, table["people"][1])
+    await flooder.open()
+    await other.open()
+    try:
+        sent = 0
+        while flooder.sio.close_reason is None and sent < 3 * (BURST + CUT_OFF):
+            try:
+                await flooder.send(world.setup["session"], "toggle_sort", {})
+            except Exception:  # noqa: BLE001 - the server closed it under the send
+                break
+            sent += 1
+            if sent % 200 == 0:
+                await asyncio.sleep(0)
+        deadline = asyncio.get_running_loop().time() + 15
+        while flooder.sio.close_reason is None:  # the server's DISCONNECT, or its close
+            assert asyncio.get_running_loop().time() < deadline, "never cut off"
+            await asyncio.sleep(0.05)
+        assert sent >= BURST + CUT_OFF - 5  # not before CUT_OFF drops
+        await other.settled(timeout=15)
+    finally:
+        await asyncio.gather(flooder.sio.close(), other.sio.close(), return_exceptions=True)
+    log = world.server.log_path.read_text(errors="replace")
+    assert log.count("kept flooding") == 1, log[-3000:]
