@@ -75,3 +75,11 @@ def test_card_labels_and_language_choice():
     assert i18n.pick_language("en;q=0.9,es;q=0.8,pt;q=0.5") == "es"
     assert i18n.pick_language("pt-BR") == "pt"
     assert i18n.text("xx", "btn.draw") == "COMPRAR"
+
+
+@pytest.mark.parametrize("lang, said", [("pt", "bateu com a louca"), ("es", "cerró con la louca")])
+def test_pife_louca_reads_the_same_in_the_panel_and_the_history(lang, said):
+    """A Pife go-out on another seat's discard: FIM DA RODADA's line, its banner and the
+    history all use the glossary's words (docs/GLOSSARY.md, "bater com a louca")."""
+    for key in ("round.louca_from", "banner.louca", "hist.louca", "hist.louca_ten"):
+        assert f"{{name}} {said}" in i18n.catalog(lang)[key], (lang, key)

@@ -1,7 +1,8 @@
 """The table at desktop width (issue 11, item 1): the other seats around the felt, their hands
 as fanned backs, the centre in the middle, the viewer's hand below, all in one screen at
-1366x900 and 1920x1080, FIM DA RODADA too (its panel scrolls inside the felt, the seats, the
-hand and PRÓXIMA RODADA stay in the screen; the out-of-turn announcement covers neither its
+1366x900 and 1920x1080, FIM DA RODADA too (the panel takes the felt's middle and the hand's
+rows and shows all of it without scrolling inside itself: the melds, the lives and PRÓXIMA
+RODADA in the screen, none over another; the out-of-turn announcement covers neither its
 heading nor its buttons, and wraps on a phone); the phone keeps its column.
 
 Ana (pt) and Bruno (es) play in browsers, Carla and Davi through the app's own service.
@@ -73,6 +74,26 @@ def _all_in_screen(page: Page, selectors: list[str]) -> None:
             assert box is not None, selector
             assert box["y"] >= 0 and box["y"] + box["height"] <= vh + 1, (selector, box, vh)
             assert box["x"] >= 0 and box["x"] + box["width"] <= vw + 1, (selector, box, vw)
+
+
+def _panel_whole(page: Page, parts: list[str]) -> None:
+    """FIM DA RODADA / DA PARTIDA at this page's (desktop) size: the panel does not scroll
+    inside itself, and each of ``parts`` (and the heading) lies inside the viewport, none of
+    them over another."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    inner = page.locator("#round-over").evaluate("(e) => [e.scrollHeight, e.clientHeight]")
+    assert inner[0] <= inner[1] + 2, ("the panel scrolls inside itself", inner, page.viewport_size)
+    _all_in_screen(page, ["#round-title", *parts])
+    boxes = [(part, _box(page, part)) for part in ["#round-title", *parts]]
+    for i, (one, a) in enumerate(boxes):
+        for two, b in boxes[i + 1 :]:
+            apart = (
+                a["y"] + a["height"] <= b["y"] + 1
+                or b["y"] + b["height"] <= a["y"] + 1
+                or a["x"] + a["width"] <= b["x"] + 1
+                or b["x"] + b["width"] <= a["x"] + 1
+            )
+            assert apart, (one, a, two, b, page.viewport_size)
 
 
 def _centre_x(box: dict) -> float:
@@ -181,16 +202,19 @@ def test_four_seats_around_the_felt_at_desktop_width(app_harness, new_page):
     expect(a.locator("#jump-announce")).to_have_count(0)
     say, felt = _rect(a, "#banner"), _box(a, ".pfc-felt")
     assert felt["x"] <= say["x"] and say["right"] <= felt["x"] + felt["width"], (say, felt)
-    # the whole table in one screen around FIM DA RODADA: the seats, the hand, PRÓXIMA RODADA
+    # FIM DA RODADA whole in one screen, the seats around it; the hand is not needed then
+    parts = ["#banner", "#melds", "#lives", "#next-round-button"]
     for page in (a, b):
         expect(page.locator(".seat")).to_have_count(4)
-        _all_in_screen(page, [".seat", "#hand [data-card]", "#next-round-button", "#round-title"])
+        expect(page.locator("#lives .lives-row")).to_have_count(4)
+        _all_in_screen(page, [".seat"])
+        _panel_whole(page, parts)
+        expect(page.locator("#round-title")).to_be_focused()
+    expect(a.locator("#hand")).to_be_hidden()
     a.set_viewport_size({"width": 1920, "height": 1080})
-    _all_in_screen(a, [".seat", "#hand [data-card]", "#next-round-button", "#round-title"])
+    _all_in_screen(a, [".seat"])
+    _panel_whole(a, parts)
     a.set_viewport_size({"width": 1366, "height": 900})
-    # the panel scrolls inside the felt: its last part, VERIFICAR, is reachable there
-    a.locator("#round-over").evaluate("(e) => e.scrollTo(0, e.scrollHeight)")
-    _all_in_screen(a, ["#next-round-button"])
     # a phone: the queue jump's line wraps inside the screen, never cut
     b.set_viewport_size({"width": 390, "height": 844})
     say = _rect(b, "#banner")
@@ -229,5 +253,9 @@ def test_pife_round_and_match_over_at_every_width(app_harness, new_page):
     expect(b.locator("#rematch-button")).to_have_text("REVANCHA")
     for page in (a, b):
         _all_in_screen(page, [".seat", "#rematch-button", "#round-title"])
+        _panel_whole(page, ["#winner", "#melds", "#rematch-button"])
+    a.set_viewport_size({"width": 1920, "height": 1080})
+    _panel_whole(a, ["#winner", "#melds", "#rematch-button"])
+    a.set_viewport_size({"width": 1366, "height": 900})
     _shots(a, "match_over", "pt")
     _shots(b, "match_over", "es")

@@ -46,6 +46,23 @@ def test_long_names_refusal_and_full_table_on_a_phone(app_harness, new_page, sho
         expect(p.locator(".chat-line")).to_have_count(1)
         _no_sideways_scroll(p)
     shot(a, "long_name_table_390_pt")
+    # at desktop width the seats have room: a 24-letter name shows whole (on two lines at
+    # most), not cut at 9 em, and its seat stays in the screen
+    for w, h in ((1920, 1080), (1366, 900)):
+        a.set_viewport_size({"width": w, "height": h})
+        for seat in (0, 1):
+            name = a.locator(f'.seat[data-seat="{seat}"] .seat-name')
+            expect(name).to_be_visible()
+            sizes = name.evaluate(
+                "(e) => [e.scrollWidth, e.clientWidth, e.scrollHeight, e.clientHeight,"
+                " parseFloat(getComputedStyle(e).lineHeight)]"
+            )
+            assert sizes[0] <= sizes[1] + 1 and sizes[2] <= sizes[3] + 1, (w, seat, sizes)
+            assert sizes[3] <= 2.2 * sizes[4], (w, seat, sizes)
+            box = a.locator(f'.seat[data-seat="{seat}"]').bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= w, (w, seat, box)
+        shot(a, f"long_name_table_{w}_pt")
+    a.set_viewport_size({"width": PHONE, "height": 844})
     # a refusal (not Ana's turn: seat 1 plays first) stays while the table does not change ...
     a.get_by_test_id("stock").click()
     alert = a.locator("#message")
