@@ -50,8 +50,9 @@ from pifecacheta.rules.views import PlayerView
 from .common import allowed_discards, go_out_plan, index_with_top, is_my_turn, off_turn_action, settled_draw
 from .hand import HandIndex
 from .luna_v1 import STYLE, STYLE_CACHETA
+from .playout import Playout
 from .sampling import Determinization, Sampler
-from .search import LEAF, Outs, Seating, opponent_outs, rollout
+from .search import LEAF
 from .strategy import Style, Table, _best_discard, _Scorer, wants_announce
 
 __all__ = ["Budget", "budget", "choose_action", "MIN_SAMPLES", "MAX_SAMPLES"]
@@ -103,21 +104,26 @@ def choose_action(view: PlayerView, *, rng: random.Random, limit: Budget | None 
     return _discard(view, style, srng, lim)
 
 
+#: candidates searched per decision: the best by v1's heuristic (the others keep fewer cards
+#: in melds and lose to them on nearly every sample)
+TOP = 4
+#: turns of improving play per active seat, then draws of the static race per active seat
+TURNS_EACH, TAIL_EACH = 3, 2
+
+
 class _Search:
-    """The samples of one decision, drawn lazily within the budget."""
+    """The samples of one decision, drawn lazily within the budget, and their playouts."""
 
     def __init__(self, view: PlayerView, rng: random.Random, lim: Budget) -> None:
         self.view, self.rng, self.lim = view, rng, lim
         self.sampler = Sampler(view)
-        self.seating = Seating.of(view)
-        self.active = [s for s in self.sampler.opponents if s in self.seating.after]
         self.start = time.perf_counter()
         self.n = 0
-        n_active = len(self.seating.after)
-        self.horizon = max(6, 2 * n_active)
         assert view.seat is not None
         self.me = view.seat
-        self.cacheta = view.rules.mode is Mode.CACHETA
+        self.playout = Playout(view, horizon=1, tail=1)
+        n_active = max(1, len(self.playout.seating.after))
+        self.playout.horizon, self.playout.tail = TURNS_EACH * n_active, TAIL_EACH * n_active
 
     def more(self) -> bool:
         """Whether another sample fits in the budget."""
@@ -127,21 +133,24 @@ class _Search:
             return True
         return self.n < MAX_SAMPLES and (time.perf_counter() - self.start) * 1000 < self.lim.ms
 
-    def next(self) -> tuple[Determinization, dict[int, Outs]]:
-        """A new sample and its opponents' outs."""
+    def next(self) -> Determinization:
+        """A new sample."""
         self.n += 1
-        det = self.sampler.sample(self.rng)
-        return det, opponent_outs(self.view, det, self.active)
+        return self.sampler.sample(self.rng)
 
-    def race(self, det: Determinization, opp: dict[int, Outs], mine: Outs, top_index: int, card: Card) -> int:
-        """+1 / -1 / 0: Luna / another seat / nobody goes out first after her throw of ``card``,
-        the stock read from position ``top_index`` down."""
-        outs = dict(opp)
-        outs[self.me] = mine
-        ann = self.view.announced | ({self.me} if self.cacheta and mine.draw else frozenset())
-        stock = det.stock[: top_index + 1]
-        w = rollout(self.seating, outs, ann, stock, by=self.me, top=card, horizon=self.horizon)
+    def race(self, det: Determinization, mine: tuple[Card, ...], top_index: int, card: Card) -> int:
+        """+1 / -1 / 0: Luna / another seat / nobody goes out first after she keeps ``mine``
+        and throws ``card``, the stock read from position ``top_index`` down (the improving
+        playout of :mod:`.playout`)."""
+        hands = list(det.hands)
+        hands[self.me] = mine
+        w = self.playout.run(hands, self.view.announced, det.stock[: top_index + 1], by=self.me, top=card)
         return 0 if w is None else (1 if w == self.me else -1)
+
+
+def _top(cand: list[int], leaf: dict[int, float]) -> list[int]:
+    """The :data:`TOP` candidates of best heuristic value (ties: the lower position)."""
+    return sorted(cand, key=lambda i: (-leaf[i], i))[:TOP]
 
 
 def _discard(view: PlayerView, style: Style, rng: random.Random, lim: Budget) -> Action:
@@ -154,14 +163,15 @@ def _discard(view: PlayerView, style: Style, rng: random.Random, lim: Budget) ->
     leaf = {i: scorer.value(idx.full ^ (1 << i)) for i in cand}
     if len(cand) == 1:
         return Discard(idx.cards[cand[0]])
-    mine = {i: Outs.of(idx, idx.full ^ (1 << i)) for i in cand}
+    cand = _top(cand, leaf)
+    mine = {i: _without(idx.cards, i) for i in cand}
     search = _Search(view, rng, lim)
     tally = dict.fromkeys(cand, 0)
     while search.more():
-        det, opp = search.next()
+        det = search.next()
         top = len(det.stock) - 1
         for i in cand:
-            tally[i] += search.race(det, opp, mine[i], top, idx.cards[i])
+            tally[i] += search.race(det, mine[i], top, idx.cards[i])
     n = max(1, search.n)
     best = max(cand, key=lambda i: (tally[i] / n + LEAF * leaf[i] / 10.0, -i))
     return Discard(idx.cards[best])
@@ -182,19 +192,24 @@ def _draw(view: PlayerView, style: Style, rng: random.Random, lim: Budget) -> Ac
     table = Table(view, style)
     scorer = _Scorer(idx, table, style)
     leaf = {i: scorer.value(idx.full ^ (1 << i)) for i in cand}
-    mine = {i: Outs.of(idx, idx.full ^ (1 << i)) for i in cand}
+    cand = _top(cand, leaf)
+    mine = {i: _without(idx.cards, i) for i in cand}
     search = _Search(view, rng, lim)
     tally = dict.fromkeys(cand, 0)
     drawn = 0.0
     while search.more():
-        det, opp = search.next()
+        det = search.next()
         k = len(det.stock) - 1
         for i in cand:
-            tally[i] += search.race(det, opp, mine[i], k, idx.cards[i])
-        drawn += _drawn_value(view, style, table, search, det, opp, rng)
+            tally[i] += search.race(det, mine[i], k, idx.cards[i])
+        drawn += _drawn_value(view, style, table, search, det, rng)
     n = max(1, search.n)
     take = max(tally[i] / n + LEAF * leaf[i] / 10.0 for i in cand)
     return TakeDiscard() if take > drawn / n else Draw()
+
+
+def _without(cards: tuple[Card, ...], i: int) -> tuple[Card, ...]:
+    return cards[:i] + cards[i + 1 :]
 
 
 def _drawn_value(
@@ -203,7 +218,6 @@ def _drawn_value(
     table: Table,
     search: _Search,
     det: Determinization,
-    opp: dict[int, Outs],
     rng: random.Random,
 ) -> float:
     """The value of drawing in one sample: the sample's top stock card joins the hand, v1's
@@ -217,5 +231,5 @@ def _drawn_value(
         return 1.0 + LEAF * 10  # goes out (the bots' index lists every meld the engine accepts)
     val, i, scorer = _best_discard(idx, table, style, None, rng)
     mask = idx.full ^ (1 << i)
-    r = search.race(det, opp, Outs.of(idx, mask), len(det.stock) - 2, idx.cards[i])
+    r = search.race(det, _without(idx.cards, i), len(det.stock) - 2, idx.cards[i])
     return r + LEAF * scorer.value(mask) / 10.0
