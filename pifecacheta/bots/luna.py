@@ -5,18 +5,22 @@ search** (Perfect Information Monte Carlo, as in the Gin Rummy and Skat agents):
 the hidden cards many times in ways consistent with everything public in her own
 :class:`~pifecacheta.rules.views.PlayerView` (:class:`~.sampling.Sampler`: card counts, what
 each seat picked up and still holds, what it threw and passed on, who announced NA BOA),
-plays each choice out on every sample (:func:`~.search.rollout`: who goes out first in the
-next draws, claims of a discard included) and keeps the choice with the best average, the
-rounds nobody finishes within the horizon being valued by Luna v1's hand heuristic
-(:mod:`.luna_v1`, ``LEAF`` per melded card).
+plays each choice out on every sample (:class:`~.playout.Playout`: every seat, Luna too,
+plays the table's ``simple`` rules on the sampled stock, so hands two or three away improve
+and race, for ``TURNS_EACH`` turns per seat; then the static race of
+:func:`~.search.rollout`; claims of a discard included) and keeps the choice with the best
+average of +1 (she goes out first) / -1 (another seat does) / 0, plus Luna v1's hand
+heuristic (:mod:`.luna_v1`, ``LEAF`` per melded card), which also breaks ties.
 
-- **Discard**: each card she may throw (seed 000 line 54), valued on the same samples: the
-  chance the throw lets someone go out at once (Pife's louca, line 60; an announced seat
-  jumping the queue or the next seat taking it, lines 54 and 64), her chance to go out first
-  with the 9 cards kept, and the heuristic.
+- **Discard**: the :data:`TOP` cards she may throw (seed 000 line 54) that v1's heuristic
+  values most, each valued on the same samples: the chance the throw lets someone go out at
+  once (Pife's louca, line 60; an announced seat jumping the queue or the next seat taking
+  it, lines 54 and 64), or feeds the next seat a card that melds, her chance to go out first
+  with the 9 cards kept as the hands improve, and the heuristic.
 - **Draw or take**: the top discard is weighed only when it completes or extends a meld
-  ("Dicas", line 43); then taking it (and the best throw after it) is compared with drawing
-  the sample's top stock card (and the throw v1's heuristic picks for that hand).
+  ("Dicas", line 43); then taking it (and the best of the :data:`TOP` throws after it) is
+  compared with drawing the sample's top stock card (and the throw v1's heuristic picks for
+  that hand).
 - **Go out** whenever the engine allows (line 56: it wins the round); **NA BOA** as Luna v1:
   when one away and an out is still unseen (line 64).
 
