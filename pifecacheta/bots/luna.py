@@ -5,18 +5,28 @@ search** (Perfect Information Monte Carlo, as in the Gin Rummy and Skat agents):
 the hidden cards many times in ways consistent with everything public in her own
 :class:`~pifecacheta.rules.views.PlayerView` (:class:`~.sampling.Sampler`: card counts, what
 each seat picked up and still holds, what it threw and passed on, who announced NA BOA),
-plays each choice out on every sample (:func:`~.search.rollout`: who goes out first in the
-next draws, claims of a discard included) and keeps the choice with the best average, the
-rounds nobody finishes within the horizon being valued by Luna v1's hand heuristic
-(:mod:`.luna_v1`, ``LEAF`` per melded card).
+plays each choice out on every sample (:class:`~.playout.Playout`: every seat, Luna too,
+plays the table's ``simple`` rules on the sampled stock, so hands two or three away improve
+and race, for ``TURNS_EACH`` turns per seat; then the static race of
+:func:`~.search.rollout`; claims of a discard included), scoring +1 (she goes out first),
+-1 (another seat does) or 0.
 
-- **Discard**: each card she may throw (seed 000 line 54), valued on the same samples: the
-  chance the throw lets someone go out at once (Pife's louca, line 60; an announced seat
-  jumping the queue or the next seat taking it, lines 54 and 64), her chance to go out first
-  with the 9 cards kept, and the heuristic.
+Her **base policy** is Luna v1 (:mod:`.luna_v1`: the hand heuristic with one-draw lookahead
+and the danger of a throw). The search overrules it only where it is decisive: every
+alternative is played out on the same samples as v1's choice, and the best of them replaces
+it when its paired mean gain is more than ``Z`` standard errors above 0
+(:func:`_confident`); otherwise v1's choice stands. A few samples of a noisy race would
+otherwise pick at random among near-equal throws (measured: 40-43% against v1 heads-up in
+Pife when the search's best average decided alone).
+
+- **Discard**: v1's throw against the :data:`TOP` throws of best heuristic value (the
+  cards she may throw, seed 000 line 54), valued on the same samples: the chance the throw
+  lets someone go out at once (Pife's louca, line 60; an announced seat jumping the queue or
+  the next seat taking it, lines 54 and 64) or feeds the next seat a card that melds, and
+  her chance to go out first with the 9 cards kept as the hands improve.
 - **Draw or take**: the top discard is weighed only when it completes or extends a meld
-  ("Dicas", line 43); then taking it (and the best throw after it) is compared with drawing
-  the sample's top stock card (and the throw v1's heuristic picks for that hand).
+  ("Dicas", line 43); v1's choice, unless the samples say the other pays: taking it (and
+  v1's throw after it) against drawing the sample's top stock card (and v1's throw after it).
 - **Go out** whenever the engine allows (line 56: it wins the round); **NA BOA** as Luna v1:
   when one away and an out is still unseen (line 64).
 
@@ -50,9 +60,9 @@ from pifecacheta.rules.views import PlayerView
 from .common import allowed_discards, go_out_plan, index_with_top, is_my_turn, off_turn_action, settled_draw
 from .hand import HandIndex
 from .luna_v1 import STYLE, STYLE_CACHETA
+from .playout import Playout
 from .sampling import Determinization, Sampler
-from .search import LEAF, Outs, Seating, opponent_outs, rollout
-from .strategy import Style, Table, _best_discard, _Scorer, wants_announce
+from .strategy import Style, Table, _best_discard, _draw_or_take, _Scorer, wants_announce
 
 __all__ = ["Budget", "budget", "choose_action", "MIN_SAMPLES", "MAX_SAMPLES"]
 
@@ -103,21 +113,30 @@ def choose_action(view: PlayerView, *, rng: random.Random, limit: Budget | None 
     return _discard(view, style, srng, lim)
 
 
+#: candidates searched per decision: the best by v1's heuristic (the others keep fewer cards
+#: in melds and lose to them on nearly every sample)
+TOP = 4
+#: turns of improving play per active seat, then draws of the static race per active seat
+TURNS_EACH, TAIL_EACH = 3, 2
+#: the search overrules v1's choice only when its paired mean gain is more than ``Z``
+#: standard errors from 0, with at least ``MIN_DIFFERENT`` samples where the two differ
+Z = 1.5
+MIN_DIFFERENT = 2
+
+
 class _Search:
-    """The samples of one decision, drawn lazily within the budget."""
+    """The samples of one decision, drawn lazily within the budget, and their playouts."""
 
     def __init__(self, view: PlayerView, rng: random.Random, lim: Budget) -> None:
         self.view, self.rng, self.lim = view, rng, lim
         self.sampler = Sampler(view)
-        self.seating = Seating.of(view)
-        self.active = [s for s in self.sampler.opponents if s in self.seating.after]
         self.start = time.perf_counter()
         self.n = 0
-        n_active = len(self.seating.after)
-        self.horizon = max(6, 2 * n_active)
         assert view.seat is not None
         self.me = view.seat
-        self.cacheta = view.rules.mode is Mode.CACHETA
+        self.playout = Playout(view, horizon=1, tail=1)
+        n_active = max(1, len(self.playout.seating.after))
+        self.playout.horizon, self.playout.tail = TURNS_EACH * n_active, TAIL_EACH * n_active
 
     def more(self) -> bool:
         """Whether another sample fits in the budget."""
@@ -127,48 +146,66 @@ class _Search:
             return True
         return self.n < MAX_SAMPLES and (time.perf_counter() - self.start) * 1000 < self.lim.ms
 
-    def next(self) -> tuple[Determinization, dict[int, Outs]]:
-        """A new sample and its opponents' outs."""
+    def next(self) -> Determinization:
+        """A new sample."""
         self.n += 1
-        det = self.sampler.sample(self.rng)
-        return det, opponent_outs(self.view, det, self.active)
+        return self.sampler.sample(self.rng)
 
-    def race(self, det: Determinization, opp: dict[int, Outs], mine: Outs, top_index: int, card: Card) -> int:
-        """+1 / -1 / 0: Luna / another seat / nobody goes out first after her throw of ``card``,
-        the stock read from position ``top_index`` down."""
-        outs = dict(opp)
-        outs[self.me] = mine
-        ann = self.view.announced | ({self.me} if self.cacheta and mine.draw else frozenset())
-        stock = det.stock[: top_index + 1]
-        w = rollout(self.seating, outs, ann, stock, by=self.me, top=card, horizon=self.horizon)
+    def race(self, det: Determinization, mine: tuple[Card, ...], top_index: int, card: Card) -> int:
+        """+1 / -1 / 0: Luna / another seat / nobody goes out first after she keeps ``mine``
+        and throws ``card``, the stock read from position ``top_index`` down (the improving
+        playout of :mod:`.playout`)."""
+        hands = list(det.hands)
+        hands[self.me] = mine
+        w = self.playout.run(hands, self.view.announced, det.stock[: top_index + 1], by=self.me, top=card)
         return 0 if w is None else (1 if w == self.me else -1)
 
 
+def _top(cand: list[int], leaf: dict[int, float]) -> list[int]:
+    """The :data:`TOP` candidates of best heuristic value (ties: the lower position)."""
+    return sorted(cand, key=lambda i: (-leaf[i], i))[:TOP]
+
+
+def _confident(diffs: list[int]) -> float:
+    """The mean of paired differences (one per sample, each -2..2) when it is more than
+    :data:`Z` standard errors from 0 and at least :data:`MIN_DIFFERENT` samples differ, else 0."""
+    n = len(diffs)
+    if n < 2 or sum(1 for d in diffs if d) < MIN_DIFFERENT:
+        return 0.0
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    se = (var / n) ** 0.5
+    return mean if abs(mean) > Z * se else 0.0
+
+
 def _discard(view: PlayerView, style: Style, rng: random.Random, lim: Budget) -> Action:
-    """The throw with the best average over the samples (see the module docstring)."""
+    """v1's throw, or the searched throw that beats it with confidence (module docstring)."""
     idx = HandIndex.of(view.hand, wilds=view.wilds, plain=view.plain, rules=view.rules)
     allowed = set(allowed_discards(view))
     cand = [i for i, c in enumerate(idx.cards) if c in allowed]
     table = Table(view, style)
     scorer = _Scorer(idx, table, style)
     leaf = {i: scorer.value(idx.full ^ (1 << i)) for i in cand}
+    v1 = max(cand, key=lambda i: (leaf[i] - style.defence * table.danger(idx.cards[i].face), -i))
     if len(cand) == 1:
-        return Discard(idx.cards[cand[0]])
-    mine = {i: Outs.of(idx, idx.full ^ (1 << i)) for i in cand}
+        return Discard(idx.cards[v1])
+    others = [i for i in _top(cand, leaf) if i != v1]
+    mine = {i: _without(idx.cards, i) for i in (v1, *others)}
     search = _Search(view, rng, lim)
-    tally = dict.fromkeys(cand, 0)
+    diffs: dict[int, list[int]] = {i: [] for i in others}
     while search.more():
-        det, opp = search.next()
+        det = search.next()
         top = len(det.stock) - 1
-        for i in cand:
-            tally[i] += search.race(det, opp, mine[i], top, idx.cards[i])
-    n = max(1, search.n)
-    best = max(cand, key=lambda i: (tally[i] / n + LEAF * leaf[i] / 10.0, -i))
-    return Discard(idx.cards[best])
+        base = search.race(det, mine[v1], top, idx.cards[v1])
+        for i in others:
+            diffs[i].append(search.race(det, mine[i], top, idx.cards[i]) - base)
+    gain = {i: _confident(diffs[i]) for i in others}
+    best = max(others, key=lambda i: (gain[i], leaf[i], -i), default=v1)
+    return Discard(idx.cards[best if gain.get(best, 0.0) > 0 else v1])
 
 
 def _draw(view: PlayerView, style: Style, rng: random.Random, lim: Budget) -> Action:
-    """Draw, or take the top discard when it melds and the samples say it pays."""
+    """v1's draw or take, unless the samples say the other pays, with confidence."""
     settled = settled_draw(view)
     if settled is not None:
         return settled
@@ -180,42 +217,46 @@ def _draw(view: PlayerView, style: Style, rng: random.Random, lim: Budget) -> Ac
     if max(idx.max_cover(idx.full ^ (1 << i)) for i in cand) <= before:
         return Draw()  # it neither completes nor extends a meld (seed 000 line 43)
     table = Table(view, style)
-    scorer = _Scorer(idx, table, style)
-    leaf = {i: scorer.value(idx.full ^ (1 << i)) for i in cand}
-    mine = {i: Outs.of(idx, idx.full ^ (1 << i)) for i in cand}
+    base = _draw_or_take(view, style, table, rng)
+    # the throw after taking is v1's, as after drawing (:func:`_drawn_race`)
+    _, i, _ = _best_discard(idx, table, style, top.face, rng)
+    mine = _without(idx.cards, i)
     search = _Search(view, rng, lim)
-    tally = dict.fromkeys(cand, 0)
-    drawn = 0.0
+    diffs: list[int] = []
     while search.more():
-        det, opp = search.next()
-        k = len(det.stock) - 1
-        for i in cand:
-            tally[i] += search.race(det, opp, mine[i], k, idx.cards[i])
-        drawn += _drawn_value(view, style, table, search, det, opp, rng)
-    n = max(1, search.n)
-    take = max(tally[i] / n + LEAF * leaf[i] / 10.0 for i in cand)
-    return TakeDiscard() if take > drawn / n else Draw()
+        det = search.next()
+        diffs.append(
+            search.race(det, mine, len(det.stock) - 1, idx.cards[i])
+            - _drawn_race(view, style, table, search, det, rng)
+        )
+    gain = _confident(diffs)
+    if gain > 0:
+        return TakeDiscard()
+    if gain < 0:
+        return Draw()
+    return base
 
 
-def _drawn_value(
+def _without(cards: tuple[Card, ...], i: int) -> tuple[Card, ...]:
+    return cards[:i] + cards[i + 1 :]
+
+
+def _drawn_race(
     view: PlayerView,
     style: Style,
     table: Table,
     search: _Search,
     det: Determinization,
-    opp: dict[int, Outs],
     rng: random.Random,
-) -> float:
-    """The value of drawing in one sample: the sample's top stock card joins the hand, v1's
-    heuristic picks the throw, the rollout goes on from the next card."""
+) -> int:
+    """The race after drawing in one sample (+1 / -1 / 0): the sample's top stock card joins
+    the hand, v1's heuristic picks the throw, the playout goes on from the next card."""
     if not det.stock:
-        return 0.0
+        return 0
     x = det.stock[-1]
     hand = (*view.hand, x)
     idx = HandIndex.of(hand, wilds=view.wilds, plain=view.plain, rules=view.rules)
     if idx.max_cover(idx.full) >= len(hand) - 1:
-        return 1.0 + LEAF * 10  # goes out (the bots' index lists every meld the engine accepts)
-    val, i, scorer = _best_discard(idx, table, style, None, rng)
-    mask = idx.full ^ (1 << i)
-    r = search.race(det, opp, Outs.of(idx, mask), len(det.stock) - 2, idx.cards[i])
-    return r + LEAF * scorer.value(mask) / 10.0
+        return 1  # goes out (the bots' index lists every meld the engine accepts)
+    _, i, _ = _best_discard(idx, table, style, None, rng)
+    return search.race(det, _without(idx.cards, i), len(det.stock) - 2, idx.cards[i])

@@ -30,7 +30,7 @@ from pifecacheta.rules.views import PlayerView
 from .hand import HandIndex
 from .sampling import Determinization
 
-__all__ = ["Seating", "Outs", "rollout", "opponent_outs", "LEAF"]
+__all__ = ["Seating", "Outs", "NO_OUTS", "rollout", "claim", "opponent_outs", "LEAF"]
 
 #: value of one melded card of the heuristic, in rounds won (0.04 = 4 points of win rate)
 LEAF = 0.04
@@ -77,6 +77,7 @@ class Outs:
         return Outs(d, d - idx.wilds)
 
 
+#: the outs of a seat that cannot go out
 NO_OUTS = Outs(frozenset(), frozenset())
 
 
@@ -95,10 +96,12 @@ def opponent_outs(view: PlayerView, det: Determinization, seats: Sequence[int]) 
     return out
 
 
-def _claim(
+def claim(
     seating: Seating, outs: dict[int, Outs], announced: frozenset[int], by: int, card: Card
 ) -> int | None:
-    """The seat that goes out on ``by``'s discard of ``card``, or None."""
+    """The seat that goes out on ``by``'s discard of ``card``, or None: in Pife the first seat
+    after ``by`` with it among its claim outs (seed 000 line 60); in Cacheta an announced seat
+    first (line 64), then the next seat (line 54)."""
     f = card.face
     after = seating.after.get(by, ())
     if seating.pife:
@@ -130,7 +133,7 @@ def rollout(
     draws. ``stock`` is read from its end (top = last) and not changed. Returns the winning
     seat or None."""
     if top is not None:
-        w = _claim(seating, outs, announced, by, top)
+        w = claim(seating, outs, announced, by, top)
         if w is not None:
             return w
     t = seating.nxt[by]
@@ -142,7 +145,7 @@ def rollout(
         k -= 1
         if x.face in outs[t].draw:
             return t
-        w = _claim(seating, outs, announced, t, x)
+        w = claim(seating, outs, announced, t, x)
         if w is not None:
             return w
         t = seating.nxt[t]
