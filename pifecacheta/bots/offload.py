@@ -16,9 +16,8 @@ child process and waits for the answer without holding the GIL:
   tables Luna plays faster and a little weaker instead of falling behind: the processes'
   CPU stays bounded by their number.
 
-Every bot's decision goes through the pool while it has processes: Luna's with a budget,
-Carmen's and Tito's (about a millisecond of pure Python each, a few percent of a busy server's
-GIL at 200 tables) as they are. :func:`pooled` says whether they do.
+Only bots that search go through the pool (:data:`SEARCHING`); Carmen and Tito decide in a
+millisecond in the caller's thread.
 """
 
 from __future__ import annotations
@@ -36,9 +35,9 @@ from pifecacheta.rules.views import PlayerView
 
 from . import bot_action, luna
 
-__all__ = ["SEARCHING", "decide", "pooled", "processes", "shutdown", "warm_up"]
+__all__ = ["SEARCHING", "decide", "processes", "shutdown", "warm_up"]
 
-#: bots that search: their decisions get a time budget (``PIFECACHETA_LUNA_MS``)
+#: bots whose decisions go to the pool
 SEARCHING = frozenset({"Luna"})
 
 _lock = threading.Lock()
@@ -50,11 +49,6 @@ def processes() -> int:
     """``PIFECACHETA_BOT_PROCESSES`` (default 1; 0: no pool; bad values: 1)."""
     raw = os.environ.get("PIFECACHETA_BOT_PROCESSES", "1").strip()
     return int(raw) if raw.isdigit() else 1
-
-
-def pooled() -> bool:
-    """Whether bot decisions run in the child processes (:func:`processes` > 0)."""
-    return processes() > 0
 
 
 def _lower_priority() -> None:
@@ -113,15 +107,9 @@ def shutdown() -> None:
 atexit.register(shutdown)
 
 
-def _limit(queued: int, n: int) -> luna.Budget:
-    """A searching bot's budget while ``queued`` other decisions wait for ``n`` processes."""
-    base = luna.budget()
-    return base if base.samples is not None else luna.Budget(None, base.ms / (1 + queued / n))
-
-
 def decide(name: str, view: PlayerView, rng: random.Random) -> Action | None:
-    """The action of bot ``name`` for ``view`` (as :func:`pifecacheta.bots.bot_action`), decided
-    in the pool (a searching bot's with a budget that shrinks with the queue, module docstring).
+    """The action of bot ``name`` for ``view`` (as :func:`pifecacheta.bots.bot_action`), a
+    searching bot's in the pool with a budget that shrinks with the queue (module docstring).
     Blocking: call it from a worker thread, never from the event loop. When a child process
     has died, this decision is made in the calling thread and the next one starts a new pool.
 
@@ -130,14 +118,15 @@ def decide(name: str, view: PlayerView, rng: random.Random) -> Action | None:
     """
     global _pool, _waiting
     n = processes()
-    if n <= 0:
+    if name not in SEARCHING or n <= 0:
         return bot_action(name, view, rng)
+    base = luna.budget()
     with _lock:
         pool = _pool_now(n)
         queued = _waiting
         _waiting += 1
     try:
-        limit = _limit(queued, n) if name in SEARCHING else None
+        limit = base if base.samples is not None else luna.Budget(None, base.ms / (1 + queued / n))
         try:
             return pool.submit(_run, name, view, rng, limit).result()
         except BrokenProcessPool:  # a child died (killed, out of memory): a new pool next time

@@ -2,14 +2,13 @@
 
 A bot plays through the same version-guarded path as people. Its policy
 (``pifecacheta.bots.bot_action``) sees only the bot's own ``player_view``, never the hidden
-``Match``. Every bot decides *before* the write transaction, on a view read in a read
-transaction, in the bots' child process (``pifecacheta.bots.offload``: no GIL held by the
-waiting thread, a lower CPU priority; a searching bot, Luna, gets a budget that shrinks with
-the queue); the write transaction then applies that action only if the table's version is
-still the one decided on. So neither Luna's search of ~100 ms nor Carmen's millisecond holds
-the process's write lock (people's moves at every other table would wait for it), the GIL or
-the event loop. With ``PIFECACHETA_BOT_PROCESSES=0`` Carmen and Tito decide inside the
-transaction, Luna still before it. When only bots still play a round, FIM DA RODADA closes by itself (seed 000
+``Match``. A bot that searches (Luna, ``pifecacheta.bots.offload.SEARCHING``) decides
+*before* the write transaction, on a view read in a read transaction, in the bots' child
+process (``pifecacheta.bots.offload``: no GIL held by the waiting thread, a lower CPU
+priority, a budget that shrinks with the queue); the write transaction then applies that
+action only if the table's version is still the one decided on. So a search of ~100 ms never
+holds the process's write lock (people's moves at every other table would wait for it) nor
+the event loop. When only bots still play a round, FIM DA RODADA closes by itself (seed 000
 line 68): the lowest bot seat still at the table presses PRÓXIMA RODADA.
 """
 
@@ -45,12 +44,6 @@ from .rows import Loaded
 from .store import Store
 
 log = logging.getLogger(__name__)
-
-
-def _planned(bot: str) -> bool:
-    """Whether ``bot``'s action is decided before the write transaction (:meth:`BotDriver._plan`):
-    a searching bot's always, every bot's while decisions run in the child processes."""
-    return bot in offload.SEARCHING or offload.pooled()
 
 
 class BotDue(NamedTuple):
@@ -207,7 +200,7 @@ class BotDriver:
                 action: Action | None
                 if due.closes_round:
                     action = NextRound()
-                elif _planned(bot.bot):
+                elif bot.bot in offload.SEARCHING:
                     if planned is None or planned[0] != (ld.table.version, seat):
                         return False  # the table moved while the bot thought: decide again
                     action = planned[1]
@@ -237,7 +230,7 @@ class BotDriver:
         searching bot has to play a turn there now."""
         store = self._store
         with self._bot_seats_lock:
-            if not offload.pooled() and code in self._bot_seats and code not in self._searching:
+            if code in self._bot_seats and code not in self._searching:
                 return None  # seats are fixed once the match started: no Luna here
         with store.read() as s:
             ld = store.load(s, code)
@@ -248,7 +241,7 @@ class BotDriver:
         if when_due and store.now() < self._due_at(ld.table.last_move_at, due):
             return None
         bot = ld.by_index(due.seat)
-        if bot is None or bot.bot is None or not _planned(bot.bot):
+        if bot is None or bot.bot not in offload.SEARCHING:
             return None
         m = ld.match
         view = player_view(m, due.seat) if ld.cached is None else ld.cached.view(due.seat)
