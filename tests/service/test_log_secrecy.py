@@ -54,7 +54,6 @@ def test_a_whole_match_logs_no_secret_seed_or_card(db_engine, clock, caplog, mon
         return real_policy(name, view, r)
 
     monkeypatch.setattr(bots_module, "bot_action", policy)
-    monkeypatch.setenv("PIFECACHETA_BOT_PROCESSES", "0")  # the bots decide here, with the forged policy
     caplog.set_level(logging.DEBUG)
     svc.start(code, ana)
     people = {0: ana, 1: bia}
