@@ -14,7 +14,11 @@ child process and waits for the answer without holding the GIL:
 - **the budget shrinks with the queue**: a decision asked while ``k`` others wait gets
   ``PIFECACHETA_LUNA_MS / (1 + k)`` (at least Luna's minimum of samples), so at many busy
   tables Luna plays faster and a little weaker instead of falling behind: the processes'
-  CPU stays bounded by their number.
+  CPU stays bounded by their number;
+- **a child exits when its parent dies**, even when the parent's ``atexit`` never runs
+  (SIGKILL, SIGTERM to a server worker, a test harness): a daemon thread in each child
+  (:func:`_watch_parent`) waits on multiprocessing's parent sentinel and exits the child
+  when it fires; with the children gone, multiprocessing's resource tracker exits too.
 
 Only bots that search go through the pool (:data:`SEARCHING`); Carmen and Tito decide in a
 millisecond in the caller's thread.
@@ -51,12 +55,40 @@ def processes() -> int:
     return int(raw) if raw.isdigit() else 1
 
 
-def _lower_priority() -> None:
-    """Pool initializer: the children yield the CPU to the server's own process."""
+#: seconds between two checks of the parent's pid in a child (:func:`_watch_parent`)
+PARENT_CHECK_S = 1.0
+
+
+def _watch_parent(parent: mp.process.BaseProcess, ppid: int) -> None:
+    """In the child, a daemon thread: end this process at once (``os._exit(0)``) when the
+    parent process dies.
+
+    It blocks on ``parent``'s sentinel (the read end of the pipe the parent spawned the child
+    through; it turns readable when the parent's end closes, i.e. when the parent dies), so it
+    wakes without delay and costs no CPU while the parent lives; every
+    :data:`PARENT_CHECK_S` it also compares ``os.getppid()`` with ``ppid``, for a parent whose
+    end of the pipe is still held by a process it forked. Never returns while the parent
+    lives.
+    """
+    while True:
+        parent.join(PARENT_CHECK_S)
+        if not parent.is_alive() or os.getppid() != ppid:
+            os._exit(0)
+
+
+def _child_start() -> None:
+    """Pool initializer: the children yield the CPU to the server's own process (``nice``
+    10) and exit by themselves when the server dies (:func:`_watch_parent`)."""
     try:
         os.nice(10)
     except OSError:  # not allowed here: run at the same priority
         pass
+    parent = mp.parent_process()
+    if parent is not None:
+        watcher = threading.Thread(
+            target=_watch_parent, args=(parent, parent.pid), name="parent-watch", daemon=True
+        )
+        watcher.start()
 
 
 def _run(name: str, view: PlayerView, rng: random.Random, limit: luna.Budget | None) -> Action | None:
@@ -70,7 +102,7 @@ def _pool_now(n: int) -> ProcessPoolExecutor:
     """The pool of ``n`` children, created on first use (call with ``_lock`` held)."""
     global _pool
     if _pool is None:
-        _pool = ProcessPoolExecutor(n, mp_context=mp.get_context("spawn"), initializer=_lower_priority)
+        _pool = ProcessPoolExecutor(n, mp_context=mp.get_context("spawn"), initializer=_child_start)
     return _pool
 
 
