@@ -26,6 +26,25 @@ print(*kids, resource_tracker._resource_tracker._pid, flush=True)
 time.sleep(120)
 """
 
+#: a server worker as granian starts one: a forked multiprocessing process that starts the
+#: pool, prints the pids, and returns (its server stopped); the script ends when it has exited
+FORKED_WORKER = """
+import multiprocessing as mp
+import os
+from multiprocessing import resource_tracker
+from pifecacheta.bots import offload
+
+def serve():
+    assert offload.warm_up()
+    kids = sorted(offload._pool._processes)
+    print(os.getpid(), *kids, resource_tracker._resource_tracker._pid, flush=True)
+
+worker = mp.get_context("fork").Process(target=serve)
+worker.start()
+worker.join()
+print("worker exited", worker.exitcode, flush=True)
+"""
+
 
 def _alive(pid: int) -> bool:
     """Whether ``pid`` is a running process (a zombie nobody has reaped counts as gone)."""
@@ -92,3 +111,24 @@ def test_a_child_of_a_living_server_stays() -> None:
         assert offload.warm_up() and offload._pool is pool and list(pool._processes) == kids
     finally:
         offload.shutdown()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="fork: POSIX")
+def test_a_forked_server_worker_that_stops_does_not_wait_for_its_children_forever() -> None:
+    env = dict(os.environ, PIFECACHETA_BOT_PROCESSES="2", PYTHONPATH=str(ROOT))
+    script = subprocess.Popen(
+        [sys.executable, "-c", FORKED_WORKER], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
+    )
+    pids: list[int] = []
+    try:
+        assert script.stdout is not None
+        pids = [int(x) for x in script.stdout.readline().split()]  # the worker, 2 children, tracker
+        assert len(pids) == 4
+        out, _ = script.communicate(timeout=30)  # TimeoutExpired: the worker waits for its children
+        assert out.strip() == "worker exited 0" and script.returncode == 0
+        assert _wait_gone(pids, 15) == []
+    finally:
+        for p in [script.pid, *pids]:  # whatever the outcome, leave nothing behind
+            if _alive(p):
+                os.kill(p, signal.SIGKILL)
+        script.wait()
