@@ -14,7 +14,14 @@ child process and waits for the answer without holding the GIL:
 - **the budget shrinks with the queue**: a decision asked while ``k`` others wait gets
   ``PIFECACHETA_LUNA_MS / (1 + k)`` (at least Luna's minimum of samples), so at many busy
   tables Luna plays faster and a little weaker instead of falling behind: the processes'
-  CPU stays bounded by their number.
+  CPU stays bounded by their number;
+- **a child exits when its parent dies**, even when the parent's ``atexit`` never runs
+  (SIGKILL, SIGTERM to a server worker, a test harness): a daemon thread in each child
+  (:func:`_watch_parent`) waits on multiprocessing's parent sentinel and exits the child
+  when it fires; with the children gone, multiprocessing's resource tracker exits too;
+- **a parent that exits stops its pool first**, also when it is itself a ``multiprocessing``
+  process such as a granian worker, whose exit would otherwise wait for the children
+  forever (:func:`_stop_at_exit`).
 
 Only bots that search go through the pool (:data:`SEARCHING`); Carmen and Tito decide in a
 millisecond in the caller's thread.
@@ -24,6 +31,7 @@ from __future__ import annotations
 
 import atexit
 import multiprocessing as mp
+import multiprocessing.util as mp_util
 import os
 import random
 import threading
@@ -43,6 +51,7 @@ SEARCHING = frozenset({"Luna"})
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
 _waiting = 0
+_exit_hooked = 0  # the pid of the process whose exit already stops the pool (_stop_at_exit)
 
 
 def processes() -> int:
@@ -51,12 +60,44 @@ def processes() -> int:
     return int(raw) if raw.isdigit() else 1
 
 
-def _lower_priority() -> None:
-    """Pool initializer: the children yield the CPU to the server's own process."""
+#: the exit priority of the pool's stop (:func:`_stop_at_exit`): before multiprocessing's
+#: queues close theirs (priority 10)
+EXIT_PRIORITY = 100
+
+#: seconds between two checks of the parent's pid in a child (:func:`_watch_parent`)
+PARENT_CHECK_S = 1.0
+
+
+def _watch_parent(parent: mp.process.BaseProcess, ppid: int) -> None:
+    """In the child, a daemon thread: end this process at once (``os._exit(0)``) when the
+    parent process dies.
+
+    It blocks on ``parent``'s sentinel (the read end of the pipe the parent spawned the child
+    through; it turns readable when the parent's end closes, i.e. when the parent dies), so it
+    wakes without delay and costs no CPU while the parent lives; every
+    :data:`PARENT_CHECK_S` it also compares ``os.getppid()`` with ``ppid``, for a parent whose
+    end of the pipe is still held by a process it forked. Never returns while the parent
+    lives.
+    """
+    while True:
+        parent.join(PARENT_CHECK_S)
+        if not parent.is_alive() or os.getppid() != ppid:
+            os._exit(0)
+
+
+def _child_start() -> None:
+    """Pool initializer: the children yield the CPU to the server's own process (``nice``
+    10) and exit by themselves when the server dies (:func:`_watch_parent`)."""
     try:
         os.nice(10)
     except OSError:  # not allowed here: run at the same priority
         pass
+    parent = mp.parent_process()
+    if parent is not None:
+        watcher = threading.Thread(
+            target=_watch_parent, args=(parent, parent.pid), name="parent-watch", daemon=True
+        )
+        watcher.start()
 
 
 def _run(name: str, view: PlayerView, rng: random.Random, limit: luna.Budget | None) -> Action | None:
@@ -66,11 +107,30 @@ def _run(name: str, view: PlayerView, rng: random.Random, limit: luna.Budget | N
     return bot_action(name, view, rng)
 
 
+def _stop_at_exit() -> None:
+    """Make this process's own exit stop the pool before anything waits for its children.
+
+    A server worker started by ``multiprocessing`` (granian's workers are forked
+    ``multiprocessing`` processes) never runs ``atexit``: when its server stops (SIGTERM),
+    multiprocessing's exit joins the process's children, and the pool's children, waiting
+    for work nobody will send, would keep it from ever exiting. A multiprocessing finalizer
+    with an exit priority runs before that join (and, in a plain process, at its ``atexit``),
+    so it stops the pool first; its priority, above the 10 of multiprocessing's queues, runs
+    it while the queue that carries the children's stop signal still works. Registered once
+    per process, in the process that owns the pool (a forked process starts with no
+    finalizers)."""
+    global _exit_hooked
+    if _exit_hooked != os.getpid():
+        mp_util.Finalize(None, shutdown, exitpriority=EXIT_PRIORITY)
+        _exit_hooked = os.getpid()
+
+
 def _pool_now(n: int) -> ProcessPoolExecutor:
     """The pool of ``n`` children, created on first use (call with ``_lock`` held)."""
     global _pool
     if _pool is None:
-        _pool = ProcessPoolExecutor(n, mp_context=mp.get_context("spawn"), initializer=_lower_priority)
+        _pool = ProcessPoolExecutor(n, mp_context=mp.get_context("spawn"), initializer=_child_start)
+        _stop_at_exit()
     return _pool
 
 

@@ -1,4 +1,6 @@
-"""Pieces every page shares: the top bar with the language switch and the deck design chooser."""
+"""Pieces every page shares: the top bar with the language switch and the deck design chooser,
+and the visually hidden text and polite live regions screen readers hear (:data:`SR_ONLY`,
+:func:`polite_region`)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,29 @@ from pifecacheta.state.viewer import ViewerState
 
 # its centre #277c41: white text 5.2:1 and the focus ring 3.6:1 on it (WCAG 1.4.3, 1.4.11)
 FELT = "radial-gradient(ellipse at center, #277c41 0%, #1c6b35 55%, #0f4a24 100%)"
+
+
+# Visually hidden, still read by screen readers (the usual "sr-only" rules)
+SR_ONLY: dict[str, str] = {
+    "position": "absolute",
+    "width": "1px",
+    "height": "1px",
+    "padding": "0",
+    "margin": "-1px",
+    "overflow": "hidden",
+    "clip": "rect(0, 0, 0, 0)",
+    "white_space": "nowrap",
+    "border": "0",
+}
+
+
+def polite_region(*children: Any, id: str, atomic: bool = False) -> rx.Component:
+    """A visually hidden polite live region (``<div id=... aria-live="polite">``, styled
+    :data:`SR_ONLY`): a screen reader says what ``children`` show whenever it changes, after
+    what it is saying. ``atomic``: ``aria-atomic="true"``, the whole region is read again on
+    every change, not only the changed part."""
+    atomic_attr: dict[str, str] = {"aria_atomic": "true"} if atomic else {}
+    return rx.el.div(*children, aria_live="polite", id=id, style=SR_ONLY, **atomic_attr)  # type: ignore[no-any-return]
 
 
 def lang_button(code: str, label: str) -> rx.Component:

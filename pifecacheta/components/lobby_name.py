@@ -12,19 +12,8 @@ from typing import Any
 
 import reflex as rx
 
+from pifecacheta.components.common import polite_region
 from pifecacheta.state.name_limit import NAME_MAX
-
-SR_ONLY: dict[str, str] = {
-    "position": "absolute",
-    "width": "1px",
-    "height": "1px",
-    "padding": "0",
-    "margin": "-1px",
-    "overflow": "hidden",
-    "clip": "rect(0, 0, 0, 0)",
-    "white_space": "nowrap",
-    "border": "0",
-}
 
 
 def name_limit(input_id: str, value: Any, t: Any) -> rx.Component:
@@ -44,12 +33,7 @@ def name_limit(input_id: str, value: Any, t: Any) -> rx.Component:
             # gold at the limit (7:1 on the dark card), the usual soft white before it
             style={"opacity": rx.cond(full, "1", "0.85"), "color": rx.cond(full, "#ffd27f", "inherit")},
         ),
-        rx.el.div(
-            rx.cond(full, t["name.at_limit"], ""),
-            aria_live="polite",
-            id=f"{input_id}-at-limit",
-            style=SR_ONLY,
-        ),
+        polite_region(rx.cond(full, t["name.at_limit"], ""), id=f"{input_id}-at-limit"),
         style={"margin_top": "-0.4em", "width": "100%"},
     )
 

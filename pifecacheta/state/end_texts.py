@@ -1,13 +1,12 @@
 """Which headline FIM DA RODADA and the end of the match show: catalog keys chosen from the
-fields of a :class:`~pifecacheta.state.ui_values.TableUi` (or of a past round's ``RoundUi``)
-already set. The pages translate the keys (pt and es catalogs). Pure functions.
+fields of a :class:`~pifecacheta.state.ui_values.TableUi` (or of a past round's ``RoundUi``:
+both are a :class:`~pifecacheta.state.ui_values.ResultUi`) already set. The pages translate
+the keys (pt and es catalogs). Pure functions.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
-
-from pifecacheta.state.ui_values import TableUi
+from pifecacheta.state.ui_values import ResultUi, TableUi
 
 
 def choose_end_texts(ui: TableUi) -> None:
@@ -31,22 +30,9 @@ def choose_end_texts(ui: TableUi) -> None:
     ui.has_rematch_votes = any(seat.rematch for seat in ui.seats)
 
 
-class ResultTexts(Protocol):
-    """The result fields FIM DA RODADA reads: a ``TableUi``, or a past round's ``RoundUi``."""
-
-    mode: str
-    has_result: bool
-    result_out_of_turn: bool
-    result_with_ten: bool
-    result_has_taken: bool
-    result_discarder: str
-    result_banner_key: str
-    result_headline_key: str
-    result_taken_key: str
-
-
-def choose_result_texts(ui: ResultTexts) -> None:
-    """Set the keys of a go-out's lines (banner, headline, card taken) from ``ui``'s result.
+def choose_result_texts(ui: ResultUi) -> None:
+    """Set the keys of a go-out's lines (banner, headline, card taken) from ``ui``'s result
+    (a ``TableUi`` or a past round's ``RoundUi``).
 
     >>> ui = TableUi(mode="cacheta", has_result=True, result_out_of_turn=True, result_with_ten=True)
     >>> choose_result_texts(ui)

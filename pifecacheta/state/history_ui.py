@@ -4,7 +4,7 @@
 facts only, the same for every viewer) and the table's seats into a :class:`HistoryUi`: one
 :class:`HistoryLineUi` per event, newest first, each a catalog key (``hist.<kind>``, the wording
 is in the pt/es catalogs) with the names and the public cards to fill in; and one
-:class:`RoundUi` per past round, shaped like the result fields of ``TableUi`` so that FIM DA
+:class:`RoundUi` per past round, with the result fields of ``TableUi`` (``ResultUi``) so that FIM DA
 RODADA's rendering (``components/table/round_over.py``) draws both.
 
 Pure functions, no Reflex or database: unit-tested in ``tests/state/``. A projection depends
@@ -23,7 +23,7 @@ from typing import Any
 from pifecacheta.rules.cards import Card
 from pifecacheta.service import MatchHistory, RoundSummary, TableSnapshot
 from pifecacheta.state.end_texts import choose_result_texts
-from pifecacheta.state.ui_values import CardUi, MeldUi, SeatUi, card_ui
+from pifecacheta.state.ui_values import CardUi, MeldUi, ResultUi, SeatUi, card_ui
 
 log = logging.getLogger(__name__)
 
@@ -46,25 +46,14 @@ class HistoryLineUi:
 
 
 @dataclasses.dataclass
-class RoundUi:
-    """A past round's result, with the field names of ``TableUi``'s FIM DA RODADA part."""
+class RoundUi(ResultUi):
+    """A past round's result (:class:`~pifecacheta.state.ui_values.ResultUi`, the fields of
+    ``TableUi``'s FIM DA RODADA part), its number, when it ended (``at``: ISO 8601 UTC) and
+    the seats' lives after it."""
 
-    round_number: int = 0
-    mode: str = "cacheta"
-    at: str = ""
     has_result: bool = True
-    result_winner: str = ""
-    result_out_of_turn: bool = False
-    result_discarder: str = ""
-    result_with_ten: bool = False
-    result_melds: list[MeldUi] = dataclasses.field(default_factory=list)
-    result_has_discard: bool = False
-    result_discard: CardUi = dataclasses.field(default_factory=CardUi)
-    result_has_taken: bool = False
-    result_taken: CardUi = dataclasses.field(default_factory=CardUi)
-    result_banner_key: str = ""
-    result_headline_key: str = ""
-    result_taken_key: str = ""
+    round_number: int = 0
+    at: str = ""
     seats: list[SeatUi] = dataclasses.field(default_factory=list)
 
 

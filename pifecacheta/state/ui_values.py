@@ -2,8 +2,8 @@
 
 :class:`TableUi` is the whole table page of one viewer (built by
 :func:`~pifecacheta.state.view_model.table_ui`); :class:`CardUi`, :class:`SeatUi`,
-:class:`MeldUi` and :class:`ChatUi` are its parts, also used by the move history, the replay
-and the rules page. Language-neutral: the pages translate keys and card names with the
+:class:`MeldUi`, :class:`ChatUi` and :class:`ResultUi` are its parts, also used by the move
+history, the replay and the rules page. Language-neutral: the pages translate keys and card names with the
 viewer's catalog. Plain data, no Reflex or database.
 """
 
@@ -106,14 +106,41 @@ class ChatUi:
 
 
 @dataclasses.dataclass
-class TableUi:
-    """Everything the table page shows to one viewer. ``found`` False: no such table."""
+class ResultUi:
+    """A round's go-out as FIM DA RODADA shows it (seed 000 line 68): who went out, how, with
+    which melds and cards; the fields both the table in play (:class:`TableUi`) and a past
+    round of the history (``history_ui.RoundUi``) carry under these names, so that one
+    rendering (``components/table/round_over.py``) draws both. ``has_result`` False: no
+    go-out to show (the ``result_*`` fields are then empty). The ``*_key`` fields are catalog
+    keys set by ``state/end_texts.py``'s ``choose_result_texts``, "" when that line is not
+    shown."""
+
+    mode: str = "cacheta"  # pife | cacheta
+    has_result: bool = False
+    result_winner: str = ""
+    result_out_of_turn: bool = False
+    result_discarder: str = ""  # whose discard the winner went out on (louca / furou a fila)
+    result_with_ten: bool = False
+    result_melds: list[MeldUi] = dataclasses.field(default_factory=list)
+    result_has_discard: bool = False
+    result_discard: CardUi = dataclasses.field(default_factory=CardUi)
+    # out-of-turn go-out (louca / furou a fila): the discarded card the winner went out with
+    result_has_taken: bool = False
+    result_taken: CardUi = dataclasses.field(default_factory=CardUi)
+    result_banner_key: str = ""  # banner.louca (Pife) | banner.jump (Cacheta): went out of turn
+    result_headline_key: str = ""  # round.with_ten | round.went_out
+    result_taken_key: str = ""  # round.took_card_from | round.took_card (with result_has_taken)
+
+
+@dataclasses.dataclass
+class TableUi(ResultUi):
+    """Everything the table page shows to one viewer: the fields of :class:`ResultUi` (the
+    round's go-out, once there is one) and the table's. ``found`` False: no such table."""
 
     found: bool = False
     code: str = ""
     status: str = ""  # lobby | playing | finished
     version: int = 0
-    mode: str = "cacheta"  # pife | cacheta
     lives_start: int = 0
     round_number: int = 0
     my_seat: int = -1  # -1: spectator
@@ -151,17 +178,6 @@ class TableUi:
     round_over: bool = False
     match_over: bool = False
     match_decided: bool = False  # the match has its winner (a Pife go-out): nobody may resign
-    has_result: bool = False
-    result_winner: str = ""
-    result_out_of_turn: bool = False
-    result_discarder: str = ""  # whose discard the winner went out on (louca / furou a fila)
-    result_with_ten: bool = False
-    result_melds: list[MeldUi] = dataclasses.field(default_factory=list)
-    result_has_discard: bool = False
-    result_discard: CardUi = dataclasses.field(default_factory=CardUi)
-    # out-of-turn go-out (louca / furou a fila): the discarded card the winner went out with
-    result_has_taken: bool = False
-    result_taken: CardUi = dataclasses.field(default_factory=CardUi)
     has_outcome: bool = False
     outcome_kind: str = ""  # gone_out | last_with_lives | resigned | absence | expired
     outcome_winner: str = ""
@@ -175,9 +191,6 @@ class TableUi:
     # What FIM DA RODADA and the end of the match say (state/end_texts.py: choose_end_texts):
     # catalog keys the page translates, "" when that line is not shown.
     round_title_key: str = "round.title"  # or "match.title": the match ended outside a round
-    result_banner_key: str = ""  # banner.louca (Pife) | banner.jump (Cacheta): went out of turn
-    result_headline_key: str = ""  # round.with_ten | round.went_out
-    result_taken_key: str = ""  # round.took_card_from | round.took_card (with result_has_taken)
     no_winner_key: str = ""  # match.expired | match.no_winner: a finished match without a winner
     end_reason_key: str = ""  # match.resigned | match.absence (with outcome_loser)
     no_rematch_key: str = ""  # rematch.none.{resigned,absence,expired,left}: why no REVANCHE

@@ -9,22 +9,21 @@ Screenshots go to ``screenshots/round-end/`` at the repository's root.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
-from _flows import browser_identity, create_table, join_table, service_or_skip
+from _flows import service_or_skip
 from _frames import Recorder
 from _planner import find_seed
 from _replay import BUTTONS, hand, play
+from _round_end import PHONE, act, play_planned, two_players
 from playwright.sync_api import Page, expect
 
-from pifecacheta.rules import CACHETA_7, PIFE, Discard, Draw, GoOut
+from pifecacheta.rules import CACHETA_7, PIFE, Discard, Draw
 
 FRAMES: dict[int, Recorder] = {}
 DRAWN_TRUE = re.compile(r'"drawn"\s*:\s*true')
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "round-end"  # beside the other browser shots
-PHONE = (390, 844)
 
 
 def _shot(page: Page, name: str) -> None:
@@ -33,34 +32,16 @@ def _shot(page: Page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
-def _act(svc, code: str, who, action) -> None:
-    svc.act(code, who, action, expected_version=svc.snapshot(code, who).version)
-
-
 def _two_phones(new_page, app_harness, mode_id: str, seed: int, *, others: tuple[str, ...] = ()):
-    """Ana (pt) creates a ``mode_id`` table dealt with ``seed``, Bruno (es) joins, both on a
-    390x844 phone, ``others`` sit down through the service (no browser); the match starts.
-    Returns the two pages, the table code and the identities by seat; ``FRAMES[seat]`` records
-    the websocket frames each page receives."""
-    os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
-    a = new_page(width=PHONE[0], height=PHONE[1])
-    FRAMES[0] = Recorder(a)
-    create_table(a, app_harness.frontend_url, "Ana", mode_id)
-    b = new_page(width=PHONE[0], height=PHONE[1], locale="es-AR")
-    FRAMES[1] = Recorder(b)
-    join_table(b, a.url, "Bruno", "es")
-    expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
-    code = a.url.rstrip("/").rsplit("/", 1)[-1]
-    who = {0: browser_identity(a, "Ana"), 1: browser_identity(b, "Bruno")}
-    svc = service_or_skip()
-    for name in others:
-        ident = svc.identify(None, None, name)
-        who[svc.join(code, ident)] = ident
-        expect(a.locator(".lobby-seat").filter(has_text=name)).to_be_visible()
-    a.get_by_role("button", name="COMEÇAR").click()
-    expect(hand(a)).to_have_count(9)
-    expect(hand(b)).to_have_count(9)
-    return a, b, code, who
+    """:func:`_round_end.two_players` on two 390x844 phones; ``FRAMES[seat]`` records the
+    websocket frames each page receives."""
+
+    def record(seat: int, page: Page) -> None:
+        FRAMES[seat] = Recorder(page)
+
+    return two_players(
+        new_page, app_harness, mode_id, seed, a_size=PHONE, b_size=PHONE, others=others, watch=record
+    )
 
 
 def _on_screen(page: Page, selector: str) -> None:
@@ -101,11 +82,8 @@ def test_cacheta_drawn_card_discarder_round_over_and_last_round_card(app_harness
     expect(b.locator("#discard-by")).to_have_text("tu descarte")
     _shot(a, "discard_by_390_pt")
     # the rest of the planned round, through the service (the last move is the go-out)
-    for seat, action in log[2:-1]:
-        _act(svc, code, who[seat], action)
-    seat, last = log[-1]
+    play_planned(svc, code, who, final, log[2:])
     plan = final.round.result.plan
-    _act(svc, code, who[seat], GoOut(discard=plan.discard) if plan.discard is not None else last)
     wname = ("Ana", "Bruno")[final.round.result.winner]
     expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
     expect(b.locator("#round-title")).to_have_text("FIN DE LA RONDA")
@@ -151,10 +129,7 @@ def test_cacheta_last_round_card_goes_when_the_viewer_moves(app_harness, new_pag
     svc = service_or_skip()
     seed, final, log = find_seed(CACHETA_7, 2, out_of_turn=False, max_actions=14)
     a, b, code, who = _two_phones(new_page, app_harness, "cacheta7", seed)
-    for seat, action in log[:-1]:
-        _act(svc, code, who[seat], action)
-    plan = final.round.result.plan
-    _act(svc, code, who[log[-1][0]], GoOut(discard=plan.discard))
+    play_planned(svc, code, who, final, log)
     expect(b.locator("#round-title")).to_be_visible()
     a.get_by_role("button", name="PRÓXIMA RODADA").click()
     expect(b.locator("#last-round")).to_be_visible()
@@ -163,8 +138,8 @@ def test_cacheta_last_round_card_goes_when_the_viewer_moves(app_harness, new_pag
     # Bruno keeps it while Ana moves, and through his own draw (its going would move his hand
     # under the finger about to discard); his first discard of round 2 takes it away
     if svc.snapshot(code, who[0]).view.turn == 0:
-        _act(svc, code, who[0], Draw())
-        _act(svc, code, who[0], Discard(svc.snapshot(code, who[0]).view.hand[0]))
+        act(svc, code, who[0], Draw())
+        act(svc, code, who[0], Discard(svc.snapshot(code, who[0]).view.hand[0]))
         expect(b.locator("#discard-by")).to_have_text("de Ana")
         expect(b.locator("#last-round")).to_be_visible()
     play(b, Draw(), "es")
@@ -179,8 +154,7 @@ def test_four_seats_queue_jump_round_over_fits_a_phone(app_harness, new_page):
     svc = service_or_skip()
     seed, final, log = find_seed(CACHETA_7, 4, out_of_turn=True, max_actions=60, announce=True)
     a, b, code, who = _two_phones(new_page, app_harness, "cacheta7", seed, others=("Carla", "Davi"))
-    for seat, action in log:
-        _act(svc, code, who[seat], action)
+    play_planned(svc, code, who, final, log)
     res = final.round.result
     wname = ("Ana", "Bruno", "Carla", "Davi")[res.winner]
     expect(a.locator("#banner #went-out")).to_contain_text(f"{wname} furou a fila e bateu")
@@ -209,10 +183,7 @@ def test_pife_round_over_and_match_over_fit_a_phone(app_harness, new_page):
     svc = service_or_skip()
     seed, final, log = find_seed(PIFE, 2, out_of_turn=False, max_actions=40)
     a, b, code, who = _two_phones(new_page, app_harness, "pife", seed)
-    for seat, action in log[:-1]:
-        _act(svc, code, who[seat], action)
-    plan = final.round.result.plan
-    _act(svc, code, who[log[-1][0]], GoOut(discard=plan.discard))
+    play_planned(svc, code, who, final, log)
     expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
     expect(b.locator("#round-title")).to_have_text("FIN DE LA RONDA")
     _on_screen(a, "#next-round-button")

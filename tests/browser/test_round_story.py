@@ -20,13 +20,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from _flows import browser_identity, create_table, join_table, service_or_skip
+from _flows import service_or_skip
 from _planner import find_seed
 from _replay import hand
+from _round_end import play_planned, two_players
 from playwright.sync_api import Page, expect
 
 from pifecacheta import i18n
-from pifecacheta.rules import CACHETA_7, PIFE, GoOut
+from pifecacheta.rules import CACHETA_7, PIFE
 
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "round-story"
 NAMES = ("Ana", "Bruno")
@@ -35,26 +36,6 @@ NAMES = ("Ana", "Bruno")
 def _shot(page: Page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
-
-
-def _act(svc, code: str, who, action) -> None:
-    svc.act(code, who, action, expected_version=svc.snapshot(code, who).version)
-
-
-def _two(new_page, app_harness, mode_id: str, seed: int):
-    """Ana (pt, 1366x900) creates a ``mode_id`` table dealt with ``seed``, Bruno (es, 390x844)
-    joins; the match starts. Returns the pages, the code and the identities by seat."""
-    os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
-    a = new_page()
-    create_table(a, app_harness.frontend_url, "Ana", mode_id)
-    b = new_page(width=390, height=844, locale="es-AR")
-    join_table(b, a.url, "Bruno", "es")
-    expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
-    a.get_by_role("button", name="COMEÇAR").click()
-    expect(hand(a)).to_have_count(9)
-    expect(hand(b)).to_have_count(9)
-    code = a.url.rstrip("/").rsplit("/", 1)[-1]
-    return a, b, code, {0: browser_identity(a, "Ana"), 1: browser_identity(b, "Bruno")}
 
 
 def _uncovered(page: Page, selector: str) -> None:
@@ -73,9 +54,8 @@ def _uncovered(page: Page, selector: str) -> None:
 def test_a_queue_jump_is_told_once_and_the_winners_seat_says_it_went_out(app_harness, new_page):
     svc = service_or_skip()
     seed, final, log = find_seed(CACHETA_7, 2, out_of_turn=True, max_actions=40, announce=True)
-    a, b, code, who = _two(new_page, app_harness, "cacheta7", seed)
-    for seat, action in log:
-        _act(svc, code, who[seat], action)
+    a, b, code, who = two_players(new_page, app_harness, "cacheta7", seed)
+    play_planned(svc, code, who, final, log)
     res = final.round.result
     winner, discarder = NAMES[res.winner], NAMES[res.discarder]
     key = "round.jump_from_ten" if res.plan.discard is None else "round.jump_from"
@@ -121,10 +101,8 @@ def test_a_queue_jump_is_told_once_and_the_winners_seat_says_it_went_out(app_har
 def test_pife_round_end_says_the_match_is_decided_and_the_end_names_the_winner(app_harness, new_page):
     svc = service_or_skip()
     seed, final, log = find_seed(PIFE, 2, out_of_turn=False, max_actions=40)
-    a, b, code, who = _two(new_page, app_harness, "pife", seed)
-    for seat, action in log[:-1]:
-        _act(svc, code, who[seat], action)
-    _act(svc, code, who[log[-1][0]], GoOut(discard=final.round.result.plan.discard))
+    a, b, code, who = two_players(new_page, app_harness, "pife", seed)
+    play_planned(svc, code, who, final, log)
     winner = NAMES[final.round.result.winner]
     for page, lang in ((a, "pt"), (b, "es")):
         expect(page.locator("#round-title")).to_have_text(i18n.text(lang, "round.title"))

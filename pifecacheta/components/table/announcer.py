@@ -18,7 +18,7 @@ import reflex as rx
 from reflex_base.vars import ObjectVar
 
 from pifecacheta.components.cards import card_name
-from pifecacheta.components.table.history import SR_ONLY
+from pifecacheta.components.common import SR_ONLY
 from pifecacheta.components.table.shared import UI, T, fill_in
 from pifecacheta.state.ui_values import CardUi
 

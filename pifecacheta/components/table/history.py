@@ -19,6 +19,7 @@ from reflex_base.vars import ObjectVar, Var
 from reflex_base.vars.function import FunctionStringVar
 
 from pifecacheta.components.cards import card_label
+from pifecacheta.components.common import SR_ONLY, polite_region
 from pifecacheta.components.table.replay import replay_button
 from pifecacheta.components.table.round_over import result_summary
 from pifecacheta.components.table.shared import UI, T, fill_in
@@ -29,18 +30,6 @@ from pifecacheta.state.viewer import ViewerState
 HIST = TableState.history
 ROUNDS = TableState.past_rounds
 
-# Visually hidden, still read by screen readers (the usual "sr-only" rules)
-SR_ONLY: dict[str, str] = {
-    "position": "absolute",
-    "width": "1px",
-    "height": "1px",
-    "padding": "0",
-    "margin": "-1px",
-    "overflow": "hidden",
-    "clip": "rect(0, 0, 0, 0)",
-    "white_space": "nowrap",
-    "border": "0",
-}
 FOCUS_RING: dict[str, Any] = {"&:focus-visible": {"outline": "2px solid #ffd27f", "outline_offset": "2px"}}
 
 # An ISO 8601 time as the viewer's clock shows it: "14:05" today, "28/11 14:05" another day.
@@ -180,12 +169,8 @@ def history_tabs(prefix: str) -> rx.Component:
 def history_live() -> rx.Component:
     """The newest line by someone else, in words, in a polite live region: one sentence at a
     time, replaced by the next, so a burst of bot moves is not read out line by line."""
-    return rx.el.div(  # type: ignore[no-any-return]
-        rx.cond(HIST.has_latest, line_text(HIST.latest, spoken=True), ""),
-        aria_live="polite",
-        aria_atomic="true",
-        id="history-live",
-        style=SR_ONLY,
+    return polite_region(
+        rx.cond(HIST.has_latest, line_text(HIST.latest, spoken=True), ""), id="history-live", atomic=True
     )
 
 

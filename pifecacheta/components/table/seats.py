@@ -7,7 +7,7 @@ from __future__ import annotations
 import reflex as rx
 from reflex_base.vars import NumberVar, ObjectVar
 
-from pifecacheta.components.table.history import SR_ONLY
+from pifecacheta.components.common import SR_ONLY
 from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, lives_word
 from pifecacheta.components.table.spoken import seat_sentence, went_out
 from pifecacheta.state.ui_values import SeatUi
