@@ -17,6 +17,7 @@ from collections import Counter
 
 import redis.asyncio as aioredis
 
+from pifecacheta.live.cluster import run_background
 from pifecacheta.live.shards import (
     HELD_KEY,
     MOVES_KEY,
@@ -193,3 +194,66 @@ def test_a_backend_that_cannot_reach_redis_drops_its_shards(redis_url: str) -> N
         await client.aclose()
 
     asyncio.run(main())
+
+
+def test_run_background_shares_the_bots_and_runs_the_expiry_in_one_backend(
+    redis_url: str, monkeypatch
+) -> None:  # noqa: ANN001
+    """Two backends' background work on one Redis: every table's bots in exactly one of them,
+    told to re-read when their shards change; the expiry in one of them at a time."""
+    monkeypatch.setenv("PIFECACHETA_BOT_SHARDS", "8")
+    monkeypatch.setenv("PIFECACHETA_LEASE_TTL", "0.6")
+    codes = _codes(200)
+    owners: dict[str, object] = {}
+    sweeping: list[str] = []
+    at_once: list[int] = []
+
+    def backend(name: str):  # noqa: ANN202
+        async def everything() -> None:
+            raise AssertionError("a cluster never runs the one-process job")
+
+        async def bots(owns, reshard, on_move) -> None:  # noqa: ANN001
+            owners[name] = owns
+            while True:
+                await reshard.wait()
+                reshard.clear()
+
+        async def sweeps() -> None:
+            sweeping.append(name)
+            try:
+                while True:
+                    at_once.append(len(sweeping))
+                    await asyncio.sleep(0.02)
+            finally:
+                sweeping.remove(name)
+
+        return run_background(everything, bots, sweeps, url=redis_url)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        a = asyncio.create_task(backend("a"))
+        b = asyncio.create_task(backend("b"))
+        deadline = loop.time() + 10
+        while True:
+            if len(owners) == 2:
+                per = [sum(1 for c in codes if owners[n](c)) for n in ("a", "b")]  # type: ignore[operator]
+                one = all(owners["a"](c) != owners["b"](c) for c in codes)  # type: ignore[operator]
+                if one and min(per) > 50:
+                    break
+            assert loop.time() < deadline, "the two backends did not share the bots"
+            await asyncio.sleep(0.05)
+        assert len(sweeping) == 1
+        a.cancel()
+        await asyncio.gather(a, return_exceptions=True)
+        deadline = loop.time() + 3
+        while not all(owners["b"](c) for c in codes):  # type: ignore[operator]
+            assert loop.time() < deadline, "b did not take a's shards"
+            await asyncio.sleep(0.05)
+        while sweeping != ["b"]:
+            assert loop.time() < deadline, "b did not take the sweeper lease"
+            await asyncio.sleep(0.05)
+        b.cancel()
+        await asyncio.gather(b, return_exceptions=True)
+
+    asyncio.run(main())
+    assert max(at_once) == 1  # never two expiry jobs at once
