@@ -39,6 +39,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 
+from .live.service_link import REMOTE_CHANGE
 from .service import TableNotFound, TableService, get_service
 
 log = logging.getLogger(__name__)
@@ -145,13 +146,16 @@ class BotScheduler:
 
     def mark(self, code: str) -> None:
         """Table ``code`` changed: schedule it again at the next :meth:`refresh` (from its
-        commit, else by a read)."""
+        commit, else by a read). A change another process made (heard inside
+        ``live.service_link.remote_change``) is always read: this process's latest commit of
+        the table is older than it."""
         if not self.owns(code):
             return
+        remote = REMOTE_CHANGE.get()
         with self._lock:
             if code in self._botless:
                 return
-            self._committed.add(code)
+            (self._marked if remote else self._committed).add(code)
             hook = self.on_mark
         if hook is not None:
             hook()

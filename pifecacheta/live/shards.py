@@ -219,6 +219,7 @@ class BotShards:
         the others take its shards at their next round, without waiting for the TTL)."""
         self.held = frozenset()
         await self._leave(keys=self._keys, args=[self.holder])
+        await self.client.hdel(HELD_KEY, self.holder)
 
 
 async def keep_shards(

@@ -151,7 +151,7 @@ def test_keep_shards_hands_over_at_once_on_a_clean_stop_and_counts_the_moves(red
         assert await client.hget(HELD_KEY, "a") == str(S // 2).encode()
         tb.cancel()  # b stops cleanly: it releases its shards and leaves
         await asyncio.gather(tb, return_exceptions=True)
-        assert b.held == frozenset()
+        assert b.held == frozenset() and await client.hget(HELD_KEY, "b") is None
         deadline = loop.time() + 2  # well under the 30 s TTL
         while len(a.held) < S:
             assert loop.time() < deadline

@@ -123,6 +123,17 @@ def _bot_rows_after(engine: sa.Engine, row_id: int, code: str | None = None) -> 
         return sum(1 for r in s.exec(query).all() if r.actor.startswith("bot:"))
 
 
+def _rows_after(engine: sa.Engine, row_id: int, code: str) -> list[tuple[int, str, str]]:
+    """(version, actor, action) of table ``code``'s actions logged after row ``row_id``."""
+    with Session(engine) as s:
+        query = (
+            select(ActionLog)
+            .join(GameTable, GameTable.id == ActionLog.table_id)  # type: ignore[arg-type]
+            .where(ActionLog.id > row_id, GameTable.code == code)  # type: ignore[operator]
+        )
+        return [(r.version, r.actor, r.action_json[:40]) for r in s.exec(query).all()]
+
+
 def _last_row(engine: sa.Engine) -> int:
     with Session(engine) as s:
         return int(s.exec(sa.text("SELECT COALESCE(MAX(id), 0) FROM action_log")).one()[0])  # type: ignore[call-overload]
@@ -208,7 +219,10 @@ def test_the_bots_move_on_within_15_s_after_the_lease_holder_is_killed(
             assert time.monotonic() - killed_at < TAKEOVER_SECONDS, (
                 f"no bot move shown {TAKEOVER_SECONDS} s after the holder died "
                 f"(tabs: {spectator.last()}, {moved.last()} vs {shown_at_kill}; "
-                f"{spectator.error!r}, {moved.error!r}):\n{survivor.log()}"
+                f"{spectator.error!r}, {moved.error!r}; shards held by {_shard_holders(client)}, "
+                f"members {client.zrange('pifecacheta:bots:members', 0, -1)}, bot moves "
+                f"{client.hgetall(MOVES_KEY)}; the watched table's log since the kill: "
+                f"{_rows_after(engine, after_kill, watched)}):\n{survivor.log()}"
             )
             human.play()
             time.sleep(0.1)

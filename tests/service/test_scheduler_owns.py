@@ -1,16 +1,19 @@
 """The sweeper in a cluster drives only the tables of its bot shards (``owns``): it neither
 schedules nor plays another table, a change of the held shards is read at once (``reshard``),
-and without expiry (``sweeps=False``) it never sweeps."""
+without expiry (``sweeps=False``) it never sweeps, and a change made by another process is
+read from the database, not guessed from this process's older commit."""
 
 from __future__ import annotations
 
 import asyncio
+import random
 
+from pifecacheta.live.service_link import remote_change
 from pifecacheta.rules import PIFE, Phase
 from pifecacheta.service import TableService
 from pifecacheta.sweeper import BotScheduler, run_sweeper
 
-from .helpers import current_turn, log_count
+from .helpers import current_turn, log_count, play_human_move
 
 
 def _bot_tables(svc: TableService, people, n: int) -> list[str]:
@@ -123,3 +126,32 @@ def test_run_sweeper_reads_a_newly_owned_table_at_once_and_never_sweeps_without_
     asyncio.run(main())
     assert current_turn(db_engine, code) == (Phase.DRAW, 0)  # Luna drew and discarded
     assert moved == [code, code] and sweeps == []
+
+
+def test_a_change_heard_from_another_process_is_read_not_taken_from_an_older_commit(
+    db_engine, clock, people
+) -> None:
+    """This process played Luna's last move (its latest commit: Ana's turn, no bot due); Ana
+    then moves through another backend. Heard as a remote change, the table is read again and
+    Luna's next move is scheduled, not dropped until the safety scan."""
+    here = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
+    there = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
+    (code,) = _bot_tables(here, people, 1)
+    sched = BotScheduler(here, workers=1)
+    sched.attach()
+    sched.scan()
+    rng = random.Random(5)
+    while current_turn(db_engine, code)[1] != 0:  # Luna draws and discards here
+        clock.advance(seconds=1)
+        sched.run_due()
+    assert sched.pending() == {}  # Ana's turn: nothing due
+    assert play_human_move(there, db_engine, code, people[0], 0, rng, go_out=False)  # draw
+    assert play_human_move(there, db_engine, code, people[0], 0, rng, go_out=False)  # discard
+    assert current_turn(db_engine, code)[1] == 1  # Luna's turn, written by the other process
+    with remote_change():  # the Redis feed tells this process (live/cluster.py)
+        here.store.notify(code)
+    sched.refresh()
+    assert code in sched.pending()
+    clock.advance(seconds=1)
+    assert sched.run_due() == [code]
+    sched.detach()
