@@ -17,7 +17,9 @@ throwaway run:
   ``scripts/cluster.sh`` does. The tabs connect to nginx.
 
 CPU and memory are the sums over the P backends' workers; :meth:`Cluster.side_cpu` gives the
-CPU seconds of Redis, PostgreSQL and nginx, and of the whole machine, for the notes.
+CPU seconds of Redis, PostgreSQL and nginx, and of the whole machine, and each backend's CPU,
+bot moves and bot shards (``pifecacheta:bots:moves`` / ``:held`` in Redis, ``live/shards.py``),
+for the notes: how the bots' work was split.
 """
 
 from __future__ import annotations
@@ -209,15 +211,43 @@ class Cluster:
 
     def side_cpu(self) -> dict[str, float]:
         """CPU seconds so far of Redis, PostgreSQL (postmaster and its connections), nginx,
-        and of the whole machine (``psutil.cpu_times``: every process, other work included)."""
+        and of the whole machine (``psutil.cpu_times``: every process, other work included);
+        ``cpu<i>``, ``bots<i>`` and ``shards<i>``: backend i's CPU seconds, bot moves played so
+        far and bot shards held now (i from 1)."""
         import psutil
 
         busy = psutil.cpu_times()
-        return {
+        out = {
             "redis": _tree_cpu(self.redis.pid), "postgres": _tree_cpu(_postmaster_pid(self.pg)),
             "nginx": _tree_cpu(self.nginx.pid) if self.nginx else 0.0,
             "machine": busy.user + busy.nice + busy.system + busy.irq + busy.softirq,
         }  # fmt: skip
+        moves, held = self._bot_counts()
+        for i, b in enumerate(self.backends, 1):
+            out[f"cpu{i}"] = b.cpu_seconds()
+            pids = _tree_pids(b.proc.pid) if b.proc else set()
+            out[f"bots{i}"] = float(sum(n for pid, n in moves.items() if pid in pids))
+            out[f"shards{i}"] = float(sum(n for pid, n in held.items() if pid in pids))
+        return out
+
+    def _bot_counts(self) -> tuple[dict[int, int], dict[int, int]]:
+        """Bot moves so far and bot shards held now, by holder pid (``live/shards.py``'s
+        hashes; empty when Redis does not answer)."""
+        import redis
+
+        client = redis.Redis(port=self.redis_port, socket_timeout=2)
+        try:
+            raw = [client.hgetall("pifecacheta:bots:moves"), client.hgetall("pifecacheta:bots:held")]
+        except redis.RedisError:
+            return {}, {}
+        finally:
+            client.close()
+        by_pid: list[dict[int, int]] = [{}, {}]
+        for table, out in zip(raw, by_pid, strict=True):
+            for holder, n in table.items():  # <host>:<pid>:<random>
+                pid = int(holder.decode().split(":")[-2])
+                out[pid] = out.get(pid, 0) + int(n)
+        return by_pid[0], by_pid[1]
 
     def stop(self) -> None:
         """Stop nginx, the backends and Redis; drop the database."""
@@ -237,13 +267,32 @@ class Cluster:
             pass
 
 
+def _tree_pids(pid: int) -> set[int]:
+    """Process ``pid`` and its live children's pids (empty when gone)."""
+    import psutil
+
+    try:
+        root = psutil.Process(pid)
+        return {pid, *(p.pid for p in root.children(recursive=True))}
+    except psutil.Error:
+        return set()
+
+
 def side_notes(before: dict[str, float], after: dict[str, float], seconds: float) -> str:
-    """``"redis 3%, postgres 12%, nginx 2% of a core; machine 190% of 2 cores"`` over a window."""
+    """``"redis 3%, postgres 12%, nginx 2% of a core; machine 190% of 2 cores; backends CPU
+    61%/58%, bot moves 410/397, bot shards 8/8"`` over a window."""
     if not before:
         return ""
     pct = {k: (after[k] - before[k]) / seconds * 100 for k in before}
     parts = ", ".join(f"{k} {pct[k]:.0f}%" for k in ("redis", "postgres", "nginx"))
-    return f"{parts} of a core; machine {pct['machine']:.0f}% of {os.cpu_count()} cores"
+    text = f"{parts} of a core; machine {pct['machine']:.0f}% of {os.cpu_count()} cores"
+    n = sum(1 for k in before if k.startswith("cpu"))
+    if n:
+        cpu = "/".join(f"{pct[f'cpu{i}']:.0f}%" for i in range(1, n + 1))
+        bots = "/".join(f"{after[f'bots{i}'] - before[f'bots{i}']:.0f}" for i in range(1, n + 1))
+        shards = "/".join(f"{after[f'shards{i}']:.0f}" for i in range(1, n + 1))
+        text += f"; backends CPU {cpu}, bot moves {bots}, bot shards {shards}"
+    return text
 
 
 def cluster_ratios(runs: list[list[dict[str, Any]]], n: int) -> list[str]:

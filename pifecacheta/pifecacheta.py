@@ -2,9 +2,11 @@
 and ``/reglas`` (seed 000 lines 44-75).
 
 Three lifespan tasks:
-- ``background``: ``sweeper_task`` (pifecacheta/sweeper.py, backend) plays the bots after their
-  delay, closes FIM DA RODADA when only bots still play, expires idle tables; with
-  ``REFLEX_REDIS_URL`` only in the process holding the cluster's lease (``live/cluster.py``).
+- ``background``: the sweeper (pifecacheta/sweeper.py, backend) plays the bots after their
+  delay, closes FIM DA RODADA when only bots still play, expires idle tables. With
+  ``REFLEX_REDIS_URL`` (``live/cluster.py``) each backend plays the bots of the tables of the
+  bot shards it holds (``live/shards.py``, ``PIFECACHETA_BOT_SHARDS``), and the expiry runs in
+  the one process holding the cluster's sweeper lease.
 - ``live_updates``: builds this process's live feed (``pifecacheta.live``; over Redis with
   ``REFLEX_REDIS_URL``) with the running app and links the service to it, so every open tab
   sees bot moves and sweeps within a fraction of a second (event handlers publish their own
@@ -24,7 +26,7 @@ from pifecacheta.components.common import connection_notice, toaster
 from pifecacheta.components.reflex_private import quiet_unknown_events, replace_overlay
 from pifecacheta.connlimit import ChurnGuard
 from pifecacheta.gc_tuning import gc_tuning_task
-from pifecacheta.live.cluster import build_feed, run_feed, run_once_per_cluster
+from pifecacheta.live.cluster import build_feed, run_background, run_feed
 from pifecacheta.live.service_link import publish_player_changes, publish_service_changes
 from pifecacheta.pages.access import access_page, enter_page
 from pifecacheta.pages.lobby import lobby_page
@@ -43,7 +45,7 @@ from pifecacheta.state.rules_page import RulesPageState
 from pifecacheta.state.snapshots import CACHE
 from pifecacheta.state.table import TableState
 from pifecacheta.state.viewer import ViewerState
-from pifecacheta.sweeper import sweeper_task
+from pifecacheta.sweeper import bots_task, sweeper_task, sweeps_task
 
 
 async def live_updates(app: rx.App) -> None:
@@ -69,8 +71,10 @@ async def warm_bot_pool() -> None:
 
 
 async def background() -> None:
-    """The sweeper, here or (with Redis) only while this process holds the cluster's lease."""
-    await run_once_per_cluster(sweeper_task)
+    """The sweeper here (one process), or with Redis this backend's share of the bots and,
+    while it holds the cluster's sweeper lease, the expiry
+    (:func:`~pifecacheta.live.cluster.run_background`)."""
+    await run_background(sweeper_task, bots_task, sweeps_task)
 
 
 app = rx.App(  # the theme: rxconfig.py (RadixThemesPlugin)

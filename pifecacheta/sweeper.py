@@ -13,6 +13,13 @@ process), after a due move that did not happen, or when the commit cannot tell. 
 as they fall due in the scheduler's own worker threads, side by side, each through the
 service's version-guarded ``bot_step``, never before ``PIFECACHETA_BOT_DELAY``.
 
+In a cluster the bots are shared out by table (``live/shards.py``): the scheduler is given
+``owns(code)``, True for the tables of the bot shards this process holds, and drives only
+those: it neither schedules nor plays another table, and it scans at once when its held
+shards change (a shard just taken has its tables read at once, so a dead backend's bots move
+again within the lease's TTL and one round). Expiry (``sweeps``) runs in one process of the
+cluster (``live/cluster.py``). Without ``owns`` (one process) every table is driven here.
+
 Wire it into the Reflex app as a lifespan task::
 
     app.register_lifespan_task(sweeper_task)
@@ -32,6 +39,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 
+from .live.service_link import REMOTE_CHANGE
 from .service import TableNotFound, TableService, get_service
 
 log = logging.getLogger(__name__)
@@ -77,6 +85,8 @@ class BotScheduler:
 
     Args:
         service: the service whose tables are driven.
+        owns: ``owns(code)`` is True for the tables this process drives (its bot shards); the
+            others are never scheduled nor played here. None: every table.
         workers: due moves run side by side in at most this many threads (1: one by one).
         retry_after: seconds before a due bot that could not move (its policy gave nothing,
             another writer won, the step failed) is tried again.
@@ -84,12 +94,20 @@ class BotScheduler:
     Attributes:
         on_mark: called (from the marking thread) after each :meth:`mark` and each move
             :meth:`start_due` handed over; the async loop uses it to wake up.
+        on_move: called with the table's code (from a worker thread) after each bot move
+            :meth:`step` applied (the cluster counts each backend's moves with it).
     """
 
     def __init__(
-        self, service: TableService, *, workers: int = WORKERS, retry_after: float = RETRY_SECONDS
+        self,
+        service: TableService,
+        *,
+        owns: Callable[[str], bool] | None = None,
+        workers: int = WORKERS,
+        retry_after: float = RETRY_SECONDS,
     ) -> None:
         self._service = service
+        self._owns = owns
         self._workers = max(1, workers)
         self._retry = timedelta(seconds=retry_after)
         self._lock = threading.Lock()
@@ -105,6 +123,11 @@ class BotScheduler:
         self._running: set[str] = set()  # tables whose move start_due handed to a thread
         self._after_run: set[str] = set()  # fell due again during their move: mark when done
         self.on_mark: Callable[[], None] | None = None
+        self.on_move: Callable[[str], None] | None = None
+
+    def owns(self, code: str) -> bool:
+        """True when this scheduler drives table ``code`` (always without ``owns``)."""
+        return self._owns is None or self._owns(code)
 
     # --- feeding ---------------------------------------------------------------------------
 
@@ -123,19 +146,28 @@ class BotScheduler:
 
     def mark(self, code: str) -> None:
         """Table ``code`` changed: schedule it again at the next :meth:`refresh` (from its
-        commit, else by a read)."""
+        commit, else by a read). A change another process made (heard inside
+        ``live.service_link.remote_change``) is always read: this process's latest commit of
+        the table is older than it."""
+        if not self.owns(code):
+            return
+        remote = REMOTE_CHANGE.get()
         with self._lock:
             if code in self._botless:
                 return
-            self._committed.add(code)
+            (self._marked if remote else self._committed).add(code)
             hook = self.on_mark
         if hook is not None:
             hook()
 
     def scan(self) -> None:
-        """Mark every table in play that has a bot seat (start-up and the safety scan)."""
-        codes = self._service.bot_tables()
+        """Mark every table in play that has a bot seat and that this scheduler drives
+        (start-up, the safety scan, a change of the held shards); forget the scheduled tables
+        it no longer drives."""
+        codes = [c for c in self._service.bot_tables() if self.owns(c)]
         with self._lock:
+            for code in [c for c in self._due if not self.owns(c)]:
+                del self._due[code]  # its heap entry is skipped as superseded
             if len(self._botless) > BOTLESS_KEPT:
                 self._botless.clear()
             self._botless.difference_update(codes)
@@ -157,6 +189,8 @@ class BotScheduler:
             codes, self._marked = self._marked, set()
             committed, self._committed = self._committed - codes, set()
             codes |= committed
+            if self._owns is not None:
+                codes = {c for c in codes if self._owns(c)}
             failed, self._failed = self._failed & codes, self._failed - codes
         for code in sorted(codes):
             try:
@@ -218,9 +252,15 @@ class BotScheduler:
         the delay is checked against the database in the move's own transaction): True if one
         was applied. Otherwise the table is read again at the next :meth:`refresh` (another
         process moved, no bot has to act, or the bot could not move: then it waits
-        ``retry_after``). Never raises: a failure is logged and retried."""
+        ``retry_after``). A table this scheduler no longer drives is left alone (False). Never
+        raises: a failure is logged and retried."""
+        if not self.owns(code):
+            return False
         try:
             if self._service.bot_step(code, when_due=True):
+                hook = self.on_move
+                if hook is not None:
+                    hook(code)
                 self.mark(code)  # its next move (the service's on_change marks it too)
                 return True
         except TableNotFound:
@@ -290,12 +330,21 @@ async def run_sweeper(
     sweep_every: float = SWEEP_EVERY_SECONDS,
     scan_every: float = SCAN_EVERY_SECONDS,
     stop: asyncio.Event | None = None,
+    sweeps: bool = True,
+    owns: Callable[[str], bool] | None = None,
+    reshard: asyncio.Event | None = None,
+    on_move: Callable[[str], None] | None = None,
 ) -> None:
     """Loop until ``stop`` is set (or the task is cancelled): play bot moves as they fall due
     (:class:`BotScheduler`, fed by ``on_change``; every table with a bot read at start and
     every ``scan_every`` seconds), expire idle matches every ``sweep_every`` seconds
-    (``TableService.sweep``). Between two passes it sleeps until the next due move, a change,
-    or at most ``tick`` seconds (a look at the queue, no database work)."""
+    (``TableService.sweep``; not at all when ``sweeps`` is False). Between two passes it
+    sleeps until the next due move, a change, or at most ``tick`` seconds (a look at the
+    queue, no database work).
+
+    In a cluster: only the tables for which ``owns(code)`` is True are driven (see
+    :class:`BotScheduler`); setting ``reshard`` (the held shards changed) wakes the loop and
+    scans at once. ``on_move(code)`` is called after each bot move played here."""
     service = service or get_service()
     loop = asyncio.get_running_loop()
     wake = asyncio.Event()
@@ -306,8 +355,9 @@ async def run_sweeper(
         except RuntimeError:  # the loop is closed: nobody to wake
             pass
 
-    sched = BotScheduler(service)
+    sched = BotScheduler(service, owns=owns)
     sched.on_mark = on_mark
+    sched.on_move = on_move
     sched.attach()
     # its own thread: the scheduler's reads never queue behind the pages' work in the
     # event loop's default pool (and the moves run in the scheduler's own threads)
@@ -316,19 +366,22 @@ async def run_sweeper(
     try:
         while stop is None or not stop.is_set():
             wake.clear()
+            if reshard is not None and reshard.is_set():
+                reshard.clear()
+                last_scan = float("-inf")  # a shard just taken: read its tables now
             try:
                 if time.monotonic() - last_scan >= scan_every:
                     last_scan = time.monotonic()
                     await loop.run_in_executor(own, sched.scan)
                 await loop.run_in_executor(own, sched.start_due)
-                if time.monotonic() - last_sweep >= sweep_every:
+                if sweeps and time.monotonic() - last_sweep >= sweep_every:
                     last_sweep = time.monotonic()
                     await loop.run_in_executor(own, service.sweep)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("sweeper pass failed")
-            await _sleep(wake, stop, _timeout(sched, service, tick))
+            await _sleep(wake, stop, _timeout(sched, service, tick), reshard)
     finally:
         sched.detach(wait=False)
         own.shutdown(wait=False)
@@ -342,11 +395,14 @@ def _timeout(sched: BotScheduler, service: TableService, tick: float) -> float:
     return min(tick, max(0.0, (at - service.now()).total_seconds()))
 
 
-async def _sleep(wake: asyncio.Event, stop: asyncio.Event | None, timeout: float) -> None:
-    """Wait until ``wake`` or ``stop`` is set, or ``timeout`` seconds."""
+async def _sleep(
+    wake: asyncio.Event, stop: asyncio.Event | None, timeout: float, reshard: asyncio.Event | None = None
+) -> None:
+    """Wait until ``wake``, ``stop`` or ``reshard`` is set, or ``timeout`` seconds."""
     waits = [asyncio.ensure_future(wake.wait())]
-    if stop is not None:
-        waits.append(asyncio.ensure_future(stop.wait()))
+    for event in (stop, reshard):
+        if event is not None:
+            waits.append(asyncio.ensure_future(event.wait()))
     try:
         await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -355,6 +411,26 @@ async def _sleep(wake: asyncio.Event, stop: asyncio.Event | None, timeout: float
 
 
 async def sweeper_task() -> None:
-    """The lifespan task for ``app.register_lifespan_task``: :func:`run_sweeper` on the
-    process-wide service."""
+    """The lifespan task for ``app.register_lifespan_task`` in one process: :func:`run_sweeper`
+    on the process-wide service, every table's bots and the expiry."""
     await run_sweeper(get_service())
+
+
+async def bots_task(
+    owns: Callable[[str], bool], reshard: asyncio.Event, on_move: Callable[[str], None] | None = None
+) -> None:
+    """The bots of the tables ``owns`` gives (this backend's bot shards) on the process-wide
+    service, no expiry: :func:`run_sweeper` with ``sweeps=False``."""
+    await run_sweeper(get_service(), sweeps=False, owns=owns, reshard=reshard, on_move=on_move)
+
+
+async def sweeps_task(every: float = SWEEP_EVERY_SECONDS) -> None:
+    """Expiry alone (``TableService.sweep`` every ``every`` seconds, in a worker thread) on the
+    process-wide service, until cancelled: the job of the cluster's one sweeper lease."""
+    service = get_service()
+    while True:
+        try:
+            await asyncio.to_thread(service.sweep)
+        except Exception:
+            log.exception("sweep failed")
+        await asyncio.sleep(every)

@@ -3,8 +3,9 @@
 * ``feed.py``: the interface (:class:`LiveFeed`, :class:`Tab`, :class:`Delivery`).
 * ``local.py``: its implementation for one backend process (:class:`LocalFeed`).
 * ``redis_feed.py``: its implementation for processes sharing one Redis (``RedisFeed``).
-* ``lease.py``: the Redis lease that lets one process of a cluster run the sweeper.
-* ``cluster.py``: which feed, and where the sweeper runs (``REFLEX_REDIS_URL`` or not).
+* ``lease.py``: the Redis lease that lets one process of a cluster run the expiry.
+* ``shards.py``: the bots' shards, one lease each, shared out among a cluster's backends.
+* ``cluster.py``: which feed, and where the bots and the expiry run (``REFLEX_REDIS_URL`` or not).
 * ``service_link.py``: publishes the service's changes that no event handler published.
 
 :func:`current` is the feed of this process; the app's lifespan task (``pifecacheta.py``)

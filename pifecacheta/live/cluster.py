@@ -1,13 +1,16 @@
 """One process or a cluster: which live feed, and where the bots and the sweeper run.
 
 Without ``REFLEX_REDIS_URL`` (``scripts/run.sh``) nothing changes: a
-:class:`~pifecacheta.live.local.LocalFeed`, and the background job (the sweeper) runs in the
-one process. With it, several backend processes share one Redis and one database:
+:class:`~pifecacheta.live.local.LocalFeed`, and the background job (the sweeper: every
+table's bots and the expiry) runs in the one process. With it, several backend processes
+share one Redis and one database:
 
 * :func:`build_feed` gives a :class:`~pifecacheta.live.redis_feed.RedisFeed` whose changes
   heard from other processes are handed to :func:`hear_remote_change`;
-* :func:`run_once_per_cluster` runs the background job only while this process holds the
-  Redis lease (``live/lease.py``), so the bots move and tables expire in one process at a time.
+* :func:`run_background` shares the bots out: each backend holds some of the
+  ``PIFECACHETA_BOT_SHARDS`` bot shards (``live/shards.py``, about ``S / backends`` each) and
+  plays the bots of their tables only; expiry runs in the one process holding the sweeper
+  lease (``live/lease.py``, :func:`run_once_per_cluster`).
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ from pifecacheta.live.lease import Lease, hold_and_run, lease_ttl_from_env
 from pifecacheta.live.local import LocalFeed
 from pifecacheta.live.redis_feed import RedisFeed, redis_url
 from pifecacheta.live.service_link import is_player_key, remote_change
+from pifecacheta.live.shards import BotShards, bot_shards_from_env, keep_shards
+
+BotsJob = Callable[[Callable[[str], bool], asyncio.Event, Callable[[str], None]], Coroutine[Any, Any, None]]
 
 
 class NotifyingService(Protocol):
@@ -75,5 +81,38 @@ async def run_once_per_cluster(job: Callable[[], Coroutine[Any, Any, None]], url
     client = aioredis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0)
     try:
         await hold_and_run(Lease(client, ttl=lease_ttl_from_env()), job)
+    finally:
+        await client.aclose()
+
+
+async def run_background(
+    everything: Callable[[], Coroutine[Any, Any, None]],
+    bots: BotsJob,
+    sweeps: Callable[[], Coroutine[Any, Any, None]],
+    url: str | None = None,
+) -> None:
+    """The background work of this process. Without a Redis URL: ``everything()`` (the
+    sweeper: every table's bots and the expiry). With one, until cancelled, side by side:
+
+    * :func:`~pifecacheta.live.shards.keep_shards` on a
+      :class:`~pifecacheta.live.shards.BotShards` of ``PIFECACHETA_BOT_SHARDS`` shards (lease
+      TTL ``PIFECACHETA_LEASE_TTL``): this backend's fair share of the bot shards;
+    * ``bots(owns, reshard, on_move)``: the bots of the tables ``owns(code)`` gives, ``reshard``
+      set each time the held shards change, ``on_move`` counting this backend's moves;
+    * ``sweeps()`` only while this process holds the sweeper lease (:func:`hold_and_run`).
+    """
+    url = redis_url() if url is None else url
+    if not url:
+        await everything()
+        return
+    client = aioredis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0)
+    ttl = lease_ttl_from_env()
+    shards = BotShards(client, bot_shards_from_env(), ttl=ttl)
+    reshard = asyncio.Event()
+    try:
+        async with asyncio.TaskGroup() as group:  # one failing cancels the others
+            group.create_task(keep_shards(shards, on_change=lambda _held: reshard.set()))
+            group.create_task(bots(shards.owns, reshard, shards.count_move))
+            group.create_task(hold_and_run(Lease(client, ttl=ttl, holder=shards.holder), sweeps))
     finally:
         await client.aclose()

@@ -1,9 +1,11 @@
-"""Two real backend processes of the app on one Redis and one database: the bots run in the
-lease holder only, and when it is killed (SIGKILL) the other process takes over within 15 s,
-with no action applied twice (no two action-log rows with the same table and version). A tab
-on the other backend (a spectator: ``_spectator.py``) sees the moves made elsewhere (the
-holder's bots, the human's moves) before the kill, and the bots' moves after it; a tab of the
-killed backend, reconnecting to the other with its token, shows the table as it is now.
+"""Two real backend processes of the app on one Redis and one database: the bots are shared
+out by bot shard (``live/shards.py``: each backend plays the bots of its shards' tables, both
+play), and when the backend holding the watched table's shard is killed (SIGKILL) the other
+takes its shards over and that table's bots move again within 15 s, with no action applied
+twice (no two action-log rows with the same table and version). A tab on the other backend
+(a spectator: ``_spectator.py``) sees the moves made elsewhere (the killed backend's bots, the
+human's moves) before the kill, and the bots' moves after it; a tab of the killed backend,
+reconnecting to the other with its token, shows the table as it is now.
 
 Each backend is ``reflex run --env prod --backend-only --backend-port P`` (one granian
 worker), as production runs it, in its own session so SIGKILL reaches its whole process
@@ -30,6 +32,7 @@ from sqlmodel import Session, select
 from pifecacheta.db import make_engine
 from pifecacheta.live.lease import LEASE_KEY
 from pifecacheta.live.redis_feed import RedisFeed
+from pifecacheta.live.shards import MOVES_KEY, shard_key, shard_of
 from pifecacheta.models import ActionLog, GameTable
 from pifecacheta.rules import CACHETA_7, Discard, Draw, GoOut, Match, NextRound, legal_actions
 from pifecacheta.service import TableService
@@ -40,6 +43,7 @@ from ._spectator import Spectator
 
 BOTS = ["Carmen", "Tito", "Luna"]
 TAKEOVER_SECONDS = 15.0
+SHARDS = 4
 
 
 @pytest.fixture
@@ -52,6 +56,7 @@ def backends(
         PIFECACHETA_BOT_DELAY="0.2",
         PIFECACHETA_ROUND_OVER_DELAY="0.2",
         PIFECACHETA_LEASE_TTL="3",
+        PIFECACHETA_BOT_SHARDS=str(SHARDS),
     )
     started: list[Backend] = []
     try:
@@ -109,10 +114,24 @@ class Human:
             self.feed.publish(code)
 
 
-def _bot_rows_after(engine: sa.Engine, row_id: int) -> int:
+def _bot_rows_after(engine: sa.Engine, row_id: int, code: str | None = None) -> int:
+    """Bot actions logged after row ``row_id`` (at table ``code`` only, when given)."""
     with Session(engine) as s:
-        rows = s.exec(select(ActionLog).where(ActionLog.id > row_id)).all()  # type: ignore[operator]
-        return sum(1 for r in rows if r.actor.startswith("bot:"))
+        query = select(ActionLog).where(ActionLog.id > row_id)  # type: ignore[operator]
+        if code is not None:
+            query = query.join(GameTable, GameTable.id == ActionLog.table_id).where(GameTable.code == code)  # type: ignore[arg-type]
+        return sum(1 for r in s.exec(query).all() if r.actor.startswith("bot:"))
+
+
+def _rows_after(engine: sa.Engine, row_id: int, code: str) -> list[tuple[int, str, str]]:
+    """(version, actor, action) of table ``code``'s actions logged after row ``row_id``."""
+    with Session(engine) as s:
+        query = (
+            select(ActionLog)
+            .join(GameTable, GameTable.id == ActionLog.table_id)  # type: ignore[arg-type]
+            .where(ActionLog.id > row_id, GameTable.code == code)  # type: ignore[operator]
+        )
+        return [(r.version, r.actor, r.action_json[:40]) for r in s.exec(query).all()]
 
 
 def _last_row(engine: sa.Engine) -> int:
@@ -120,10 +139,33 @@ def _last_row(engine: sa.Engine) -> int:
         return int(s.exec(sa.text("SELECT COALESCE(MAX(id), 0) FROM action_log")).one()[0])  # type: ignore[call-overload]
 
 
-def _lease_pid(client: redis.Redis) -> int:
-    raw = client.get(LEASE_KEY)
-    assert raw is not None, "nobody holds the lease"
+def _lease_pid(client: redis.Redis, key: str = LEASE_KEY) -> int:
+    raw = client.get(key)
+    assert raw is not None, f"nobody holds the lease {key}"
     return int(raw.decode().split(":")[-2])  # <host>:<pid>:<random>
+
+
+def _shard_holders(client: redis.Redis) -> list[int | None]:
+    """The pid holding each bot shard's lease now (None: free)."""
+    raws = [client.get(shard_key(k)) for k in range(SHARDS)]
+    return [None if raw is None else int(raw.decode().split(":")[-2]) for raw in raws]
+
+
+def _shard_pid(client: redis.Redis, code: str) -> int:
+    """The pid holding table ``code``'s bot shard."""
+    return _lease_pid(client, shard_key(shard_of(code, SHARDS)))
+
+
+def _settled(client: redis.Redis, backends: list[Backend], timeout: float = 30.0) -> None:
+    """Wait until every shard is held and each backend holds its half."""
+    deadline = time.monotonic() + timeout
+    while True:
+        holders = _shard_holders(client)
+        per = [sum(1 for pid in holders if pid is not None and b.owns(pid)) for b in backends]
+        if per == [SHARDS // 2] * len(backends):
+            return
+        assert time.monotonic() < deadline, f"the bot shards did not settle: {holders}"
+        time.sleep(0.2)
 
 
 def test_the_bots_move_on_within_15_s_after_the_lease_holder_is_killed(
@@ -134,10 +176,14 @@ def test_the_bots_move_on_within_15_s_after_the_lease_holder_is_killed(
     client = redis.Redis.from_url(redis_url)
     spectator = doomed = moved = None
     try:
-        holder_pid = _lease_pid(client)
-        holder = next(b for b in backends if b.owns(holder_pid))
-        survivor = next(b for b in backends if b is not holder)
+        _settled(client, backends)
         human = Human(engine, feed, tables=3)
+        while len({b.name for c in human.codes for b in backends if b.owns(_shard_pid(client, c))}) < 2:
+            assert len(human.codes) < 20, "no table in one backend's shards"
+            human.codes.append(human._new_table())  # a table of each backend's shards
+        watched = human.codes[0]
+        holder = next(b for b in backends if b.owns(_shard_pid(client, watched)))
+        survivor = next(b for b in backends if b is not holder)
         spectator = Spectator(survivor.port, human.codes[0])
         doomed = Spectator(holder.port, human.codes[0])  # a tab of the backend to be killed
         start, opened = _last_row(engine), time.monotonic()
@@ -150,9 +196,13 @@ def test_the_bots_move_on_within_15_s_after_the_lease_holder_is_killed(
             assert time.monotonic() < deadline, f"no play seen with both backends up: {spectator.error!r}"
             human.play()
             time.sleep(0.1)
-        # every move so far was made by the holder's bots or by this process: the tab on the
-        # other backend saw them through the Redis feed
-        assert holder.owns(_lease_pid(client))
+        # the watched table's bots moved in the holder of its shard, its human's moves in
+        # this process: the tab on the other backend saw them through the Redis feed
+        assert holder.owns(_shard_pid(client, watched))
+        while len(client.hgetall(MOVES_KEY)) < 2:  # both backends play bots (their own tables)
+            assert time.monotonic() < deadline, f"bot moves per backend: {client.hgetall(MOVES_KEY)}"
+            human.play()
+            time.sleep(0.1)
 
         holder.kill()
         killed_at = time.monotonic()
@@ -162,19 +212,26 @@ def test_the_bots_move_on_within_15_s_after_the_lease_holder_is_killed(
         # its browser reconnects (through the proxy) to the surviving backend, same token
         moved = Spectator(survivor.port, human.codes[0], token=doomed.token)
         while (
-            _bot_rows_after(engine, after_kill) < 3
+            _bot_rows_after(engine, after_kill, watched) < 3
             or spectator.last() <= shown_at_kill
             or moved.last() <= shown_at_kill
         ):
             assert time.monotonic() - killed_at < TAKEOVER_SECONDS, (
                 f"no bot move shown {TAKEOVER_SECONDS} s after the holder died "
                 f"(tabs: {spectator.last()}, {moved.last()} vs {shown_at_kill}; "
-                f"{spectator.error!r}, {moved.error!r}):\n{survivor.log()}"
+                f"{spectator.error!r}, {moved.error!r}; shards held by {_shard_holders(client)}, "
+                f"members {client.zrange('pifecacheta:bots:members', 0, -1)}, bot moves "
+                f"{client.hgetall(MOVES_KEY)}; the watched table's log since the kill: "
+                f"{_rows_after(engine, after_kill, watched)}):\n{survivor.log()}"
             )
             human.play()
             time.sleep(0.1)
         took = time.monotonic() - killed_at
-        assert survivor.owns(_lease_pid(client))
+        assert all(pid is not None and survivor.owns(pid) for pid in _shard_holders(client))
+        deadline = time.monotonic() + 10  # the sweeper lease too, if the killed one held it
+        while not survivor.owns(_lease_pid(client)):
+            assert time.monotonic() < deadline, "the survivor did not take the sweeper lease"
+            time.sleep(0.2)
         assert survivor.proc.poll() is None and spectator.error is None
         print(
             f"bots moved again {took:.1f} s after the SIGKILL of backend {holder.name}; "

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from pifecacheta.live import LocalFeed, service_link
-from pifecacheta.live.cluster import build_feed, hear_remote_change, run_once_per_cluster
+from pifecacheta.live.cluster import build_feed, hear_remote_change, run_background, run_once_per_cluster
 from pifecacheta.live.redis_feed import RedisFeed
 from pifecacheta.state.table import TableState
 
@@ -35,6 +35,12 @@ def test_without_a_redis_url_the_feed_is_local_and_the_job_just_runs() -> None:
 
     asyncio.run(run_once_per_cluster(job, url=""))
     assert ran == [1]
+
+    async def never(*_args: object) -> None:
+        raise AssertionError("one process runs the whole sweeper, neither bot shards nor a lease")
+
+    asyncio.run(run_background(job, never, never, url=""))
+    assert ran == [1, 1]
 
 
 def test_with_a_redis_url_remote_changes_reach_the_listeners_marked_as_already_published() -> None:

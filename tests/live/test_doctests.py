@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import doctest
 
-from pifecacheta.live import local
+from pifecacheta.live import local, shards
 
 
 def test_the_watchers_examples_hold():
     result = doctest.testmod(local, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_bot_shards_examples_hold():
+    result = doctest.testmod(shards, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
