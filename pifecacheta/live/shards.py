@@ -219,7 +219,9 @@ class BotShards:
         the others take its shards at their next round, without waiting for the TTL)."""
         self.held = frozenset()
         await self._leave(keys=self._keys, args=[self.holder])
-        await self.client.hdel(HELD_KEY, self.holder)
+        async with self.client.pipeline(transaction=False) as pipe:  # typed as awaitable, unlike hdel
+            pipe.hdel(HELD_KEY, self.holder)
+            await pipe.execute()
 
 
 async def keep_shards(
