@@ -82,7 +82,7 @@ def test_recognise_names_the_player_of_a_link_and_writes_nothing(
         svc.recognise(ana.player_id, ana.secret)
 
 
-def test_a_move_checks_the_secret_and_refuses_as_every_door(svc: TableService, people: list[Identity]) -> None:
+def test_a_move_checks_the_secret_as_every_door(svc: TableService, people: list[Identity]) -> None:
     """``act`` checks its player from a Core row (``verified_id``): the same refusals as the
     other doors, nothing written by a refused move, the right secret plays."""
     from pifecacheta.rules import PIFE, Draw
