@@ -28,14 +28,16 @@ from types import SimpleNamespace
 from typing import Any
 
 import msgspec
+from reflex.event import Event
 from reflex.state import StateUpdate
 
+from pifecacheta.state.hints import HintCard
 from pifecacheta.state.history_ui import HistoryUi, RoundUi
 from pifecacheta.state.ui_values import TableUi
 
 #: The view types written whole without a look inside: their fields are only str, int, bool,
-#: lists and these dataclasses (``tests/state/test_wire.py``).
-VIEWS = (TableUi, HistoryUi, RoundUi)
+#: lists and these dataclasses (``tests/state/test_wire.py``, ``tests/state/test_frames.py``).
+VIEWS = (TableUi, HistoryUi, RoundUi, HintCard)
 _LEAVES = frozenset({str, int, bool, type(None), *VIEWS})
 _SEPARATORS = (",", ":")  # what python-socketio asks for
 _ENCODER = msgspec.json.Encoder()
@@ -62,16 +64,25 @@ def plain(value: Any) -> bool:
 
 def fast_text(data: Any) -> str | None:
     """The text of Socket.IO packet data ``data`` when it is ``[event name, StateUpdate]``
-    with no events and a plain delta (:func:`plain`), written by msgspec; None otherwise (or
-    when msgspec refuses a value, e.g. an int beyond 64 bits or a lone surrogate)."""
+    with a plain delta (:func:`plain`) and plain events (``Event`` with plain ``router_data``
+    and ``payload``, e.g. the page load's ``call_script``), written by msgspec; None otherwise
+    (or when msgspec refuses a value, e.g. an int beyond 64 bits or a lone surrogate)."""
     if type(data) is not list or len(data) != 2 or type(data[0]) is not str:
         return None
     update = data[1]
-    if type(update) is not StateUpdate or update.events or update.final is not None:
+    if type(update) is not StateUpdate or update.final is not None or not plain(update.delta):
         return None
-    if not plain(update.delta):
-        return None
-    body = {"delta": update.delta} if update.delta else {}
+    body: dict[str, Any] = {"delta": update.delta} if update.delta else {}
+    if update.events:
+        events = update.events
+        if type(events) is not list or any(type(e) is not Event for e in events):
+            return None
+        # Reflex's dataclass serializer: the fields in declaration order
+        body["events"] = [
+            {"name": e.name, "router_data": e.router_data, "payload": e.payload} for e in events
+        ]
+        if not plain(body["events"]):
+            return None
     try:
         return _ENCODER.encode([data[0], body]).decode()
     except (TypeError, ValueError, OverflowError, msgspec.EncodeError):

@@ -4,12 +4,15 @@ the very text Reflex writes, on every view of a whole match; anything else goes 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime
 import enum
 import json
 import random
+import typing
 from typing import Any
 
+import pytest
 import socketio
 from reflex.app import _sio_dumps
 from reflex.event import Event
@@ -19,6 +22,7 @@ from pifecacheta.bots import bot_action
 from pifecacheta.rules import CACHETA_7
 from pifecacheta.service import TableService
 from pifecacheta.state import frames, history_ui
+from pifecacheta.state.hints import HintCard, hint_card
 from pifecacheta.state.history_ui import history_for
 from pifecacheta.state.view_model import table_ui
 
@@ -47,6 +51,7 @@ def test_every_frame_of_a_match_is_reflex_s_text(db_engine, clock) -> None:
         for who in (ana, None):
             snap = svc.snapshot(code, who)
             hist = await history_for(svc, snap)
+            hand = snap.view is not None and snap.view.hand
             delta = {
                 TAB: {
                     "ui_rx_state_": table_ui(snap),
@@ -57,6 +62,7 @@ def test_every_frame_of_a_match_is_reflex_s_text(db_engine, clock) -> None:
                     "dragging_rx_state_": None,
                     "hand_order_rx_state_": ["AH", "2H"],
                     "open_rx_state_": False,
+                    "hint_confirm_card_rx_state_": hint_card(snap.view.hand[0]) if hand else HintCard(),
                 }
             }
             packet = _packet(delta)
@@ -111,9 +117,9 @@ def test_what_is_not_plain_is_written_by_reflex() -> None:
         except (UnicodeEncodeError, ValueError):
             continue
         assert dumps(packet, **SEP) == expected
-    with_events = _packet({}, events=[Event(name="state.x", payload={"a": 1})])
-    assert frames.fast_text(with_events) is None
-    assert dumps(with_events, **SEP) == _sio_dumps(with_events, **SEP)
+    odd_event = _packet({}, events=[Event(name="state.x", payload={"a": 1.5})])
+    assert frames.fast_text(odd_event) is None
+    assert dumps(odd_event, **SEP) == _sio_dumps(odd_event, **SEP)
     # other packets and other calls: Reflex's text
     for data in (["event", {"a": 1}], {"sid": "x"}, "text", ["a", "b", "c"]):
         assert frames.fast_text(data) is None
@@ -127,6 +133,37 @@ def test_empty_and_nested_updates_match_reflex() -> None:
         assert frames.fast_text(packet) is not None
         assert dumps(packet, **SEP) == _sio_dumps(packet, **SEP)
         assert json.loads(dumps(packet, **SEP))[1] == ({"delta": delta} if delta else {})
+
+
+def test_plain_events_are_written_as_reflex_writes_them() -> None:
+    assert [f.name for f in dataclasses.fields(Event)] == ["name", "router_data", "payload"]
+    script = Event(name="_call_script", payload={"javascript_code": "ask()", "callback": "(x) => x"})
+    for packet in (
+        _packet({}, events=[script]),
+        _packet({TAB: {"v_rx_state_": 2}}, events=[script, Event(name="s.e", router_data={"a": "b"})]),
+    ):
+        assert frames.fast_text(packet) is not None
+        assert dumps(packet, **SEP) == _sio_dumps(packet, **SEP)
+
+
+@pytest.mark.parametrize("top", frames.VIEWS)
+def test_the_views_written_whole_hold_only_plain_fields(top: type) -> None:
+    seen: set[type] = set()
+    todo = [top]
+    while todo:
+        cls = todo.pop()
+        if cls in seen:
+            continue
+        seen.add(cls)
+        hints = typing.get_type_hints(cls)
+        for f in dataclasses.fields(cls):
+            tp = hints[f.name]
+            while typing.get_origin(tp) is list:
+                (tp,) = typing.get_args(tp)
+            if dataclasses.is_dataclass(tp):
+                todo.append(tp)  # type: ignore[arg-type]
+            else:
+                assert tp in (str, int, bool), f"{cls.__name__}.{f.name}: {tp}"
 
 
 def test_install_writes_the_servers_event_packets() -> None:
