@@ -35,6 +35,7 @@ from pifecacheta.pages.rules import rules_page
 from pifecacheta.pages.table import table_page
 from pifecacheta.ratelimit import FloodGuard
 from pifecacheta.service import get_service
+from pifecacheta.state import frames
 from pifecacheta.state.access import AccessState
 from pifecacheta.state.browser_scripts import UNANSWERED_MOVE_HOOK
 from pifecacheta.state.document import DocumentState
@@ -56,6 +57,7 @@ async def live_updates(app: rx.App) -> None:
     The cache listens first: a push re-reads the table, and must not be served the snapshot
     from before the change.
     """
+    frames.install(app)  # the tabs' state updates written by msgspec (state/frames.py)
     service = get_service()
     service.on_change(CACHE.table_changed)  # cached snapshots of a table are outdated by every change
     feed = live.install(build_feed(app, TableState, service))

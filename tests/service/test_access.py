@@ -80,3 +80,27 @@ def test_recognise_names_the_player_of_a_link_and_writes_nothing(
     assert svc.recognise(ana.player_id, new.secret) == new
     with pytest.raises(AccessReplaced):
         svc.recognise(ana.player_id, ana.secret)
+
+
+def test_a_move_checks_the_secret_as_every_door(svc: TableService, people: list[Identity]) -> None:
+    """``act`` refuses a forged, unknown, empty or replaced secret as the other doors do,
+    writes nothing for them, and the new secret plays."""
+    from pifecacheta.rules import PIFE, Draw
+
+    ana, bia = people[0], people[1]
+    code = svc.create_table(ana, PIFE)
+    svc.join(code, bia)
+    svc.start(code, ana)
+    v = svc.snapshot(code, bia).version
+    forged = Identity(bia.player_id, "x" * 43, bia.name)
+    unknown = Identity("no-such-player", bia.secret, bia.name)
+    for who in (forged, unknown, Identity(bia.player_id, "", bia.name), None):
+        with pytest.raises(BadIdentity) as e:
+            svc.act(code, who, Draw(), expected_version=v)  # type: ignore[arg-type]
+        assert e.value.code == "bad_identity"
+    new = svc.replace_secret(bia)
+    with pytest.raises(AccessReplaced):
+        svc.act(code, bia, Draw(), expected_version=v)
+    assert svc.snapshot(code, new).version == v  # nothing written by the refusals
+    assert svc.act(code, new, Draw(), expected_version=v) == v + 1
+    assert svc.action_log(code)[-1]["actor"] == f"player:{bia.player_id}"
