@@ -17,7 +17,7 @@ from _replay import hand
 from playwright.sync_api import expect
 
 
-def test_chosen_card_hint_says_enter_discards(app_harness, new_page):
+def test_chosen_card_hint_says_enter_discards(app_harness, new_page, shots_all):
     a, b = start_two(new_page, app_harness, "cacheta7", 11, b_locale="es-AR")
     a.get_by_role("button", name="COMEÇAR").click()
     b.get_by_role("button", name="ROBAR", exact=True).click()  # Bruno plays first
@@ -42,6 +42,7 @@ def test_chosen_card_hint_says_enter_discards(app_harness, new_page):
     )
     # the table fits a 1366x900 screen: the page does not scroll
     assert a.evaluate("() => document.documentElement.scrollHeight") <= 900
+    shots_all(a, "s21paint_table_chosen")
 
 
 def _tab_order(page, ids: tuple[str, ...], limit: int = 40) -> list[str]:
@@ -57,7 +58,7 @@ def _tab_order(page, ids: tuple[str, ...], limit: int = 40) -> list[str]:
     return seen
 
 
-def test_waiting_room_puts_the_creators_controls_before_the_invite(app_harness, new_page):
+def test_waiting_room_puts_the_creators_controls_before_the_invite(app_harness, new_page, shots_all):
     a = new_page(width=390, height=844)
     create_table(a, app_harness.frontend_url, "Ana", "pife")
     order = _tab_order(a, ("add-one-bot", "add-bots", "invite-url", "copy-link"))
@@ -65,9 +66,10 @@ def test_waiting_room_puts_the_creators_controls_before_the_invite(app_harness, 
     a.set_viewport_size({"width": 1366, "height": 900})  # the card room: the same order
     expect(a.locator(".room-centre #add-bots")).to_be_visible()
     assert _tab_order(a, ("add-one-bot", "add-bots", "invite-url"))[:2] == ["add-one-bot", "add-bots"]
+    shots_all(a, "s21paint_room")
 
 
-def test_deal_codes_behind_a_disclosure(app_harness, new_page, monkeypatch):
+def test_deal_codes_behind_a_disclosure(app_harness, new_page, monkeypatch, shots_all):
     monkeypatch.setenv("PIFECACHETA_FAIR_DEAL", "1")  # a committed deal (read at each deal)
     a = new_page(width=390, height=844)
     create_table(a, app_harness.frontend_url, "Ana", "pife")
@@ -83,3 +85,4 @@ def test_deal_codes_behind_a_disclosure(app_harness, new_page, monkeypatch):
         expect(pending).to_be_visible()
         expect(page.locator("#deal-details")).to_have_attribute("open", "")
         assert len(pending.locator(".deal-hex").inner_text().strip()) == 64
+    shots_all(a, "s21paint_room_codes_open")
