@@ -6,6 +6,7 @@
   "Why the card room paints slower");
 - the waiting room's Tab order reaches + ROBÔ and COMPLETAR COM ROBÔS before the invite tools
   (it took 11 Tabs after CRIAR MESA), at 390 and 1366 px;
+- CRIAR MESA is on a 390x844 phone's first screen, in pt and es;
 - the deal's SHA-256 codes sit behind a closed ``<details>`` ("Ver os códigos (SHA-256)" /
   "Ver los códigos (SHA-256)"), which a keyboard opens.
 """
@@ -86,3 +87,14 @@ def test_deal_codes_behind_a_disclosure(app_harness, new_page, monkeypatch, shot
         expect(page.locator("#deal-details")).to_have_attribute("open", "")
         assert len(pending.locator(".deal-hex").inner_text().strip()) == 64
     shots_all(a, "s21paint_room_codes_open")
+
+
+def test_create_table_is_on_a_phones_first_screen(app_harness, new_page, shots_all):
+    for locale in ("pt-BR", "es-AR"):
+        page = new_page(width=390, height=844, locale=locale)
+        page.goto(app_harness.frontend_url)
+        create = page.get_by_role("button", name="CRIAR MESA" if locale == "pt-BR" else "CREAR MESA")
+        expect(create).to_be_visible()
+        box = create.bounding_box()
+        assert box["y"] + box["height"] <= 844, (locale, box)  # no scroll to reach it
+    shots_all(page, "s21paint_lobby")
