@@ -19,10 +19,16 @@ machine, so the pages' clocks agree):
   reload: 9 cards and COMPRAR/BATER in the DOM), and for a brand-new browser (cold cache,
   spectator): navigation start -> stock visible.
 
+``--count-dom`` adds, per move, what each other screen's browser did between the click and
+its paint, in counts that do not depend on the machine's load (``bench/_paint_count.py``: DOM
+mutations, React components rendered, style recalculations and layouts, compositor layers);
+``--reduced-motion`` runs the browsers with "reduce motion" (no card travels); ``--root DIR``
+runs another checkout's app (a worktree of an older commit) with this script.
+
 Targets (issue): p95 move latency < 150 ms; table interactive < 2 s. Usage::
 
     PATH=.tools/node_modules/.bin:$PATH REFLEX_USE_SYSTEM_BUN=1 .venv/bin/python bench/bench_latency.py \\
-        [--moves 30] [--loads 5] [--dev] [--seed 4242]
+        [--moves 30] [--loads 5] [--dev] [--seed 4242] [--count-dom] [--reduced-motion] [--root DIR]
 
 Prints one line per figure; exits 1 when a target is missed (so it can gate CI if wanted).
 """
@@ -40,6 +46,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+if "--root" in sys.argv[:-1]:  # another checkout's app and engine (before anything imports them)
+    ROOT = Path(sys.argv[sys.argv.index("--root") + 1]).resolve()
 sys.path.insert(0, str(ROOT))
 
 # Installed in every page before any script runs: timestamps of clicks and of table versions.
@@ -136,6 +144,13 @@ def main() -> int:  # noqa: PLR0915 - one linear script
         "--trace", action="store_true", help="print the backend's timeline of the last 3 moves (same process)"
     )
     ap.add_argument(
+        "--count-dom",
+        action="store_true",
+        help="per move on the other screens: DOM mutations, React renders, style/layout counts, layers",
+    )
+    ap.add_argument("--reduced-motion", action="store_true", help="the browsers ask for reduced motion")
+    ap.add_argument("--root", help="the checkout to run (default: this one), e.g. an older commit's worktree")
+    ap.add_argument(
         "--profile-snapshots",
         action="store_true",
         help="count and time the backend's table reads (TableService.snapshots or .snapshot)",
@@ -201,6 +216,7 @@ def main() -> int:  # noqa: PLR0915 - one linear script
         wrap(TableService, "snapshot", "snap", lambda a, kw: "")
         wrap(TableService, "snapshots", "snaps", lambda a, kw: str(len(a[2])) if len(a) > 2 else "")
 
+    from _paint_count import COUNT_JS, Metrics, delta, report
     from playwright.sync_api import expect, sync_playwright
 
     from pifecacheta.rules import CACHETA_7, Draw, apply, new_match
@@ -221,8 +237,13 @@ def main() -> int:  # noqa: PLR0915 - one linear script
         browser = pw.chromium.launch(**launch)
 
         def new_page(locale: str = "pt-BR") -> Any:
-            ctx = browser.new_context(viewport={"width": 1366, "height": 900}, locale=locale)
+            motion = "reduce" if args.reduced_motion else "no-preference"
+            ctx = browser.new_context(
+                viewport={"width": 1366, "height": 900}, locale=locale, reduced_motion=motion
+            )
             ctx.add_init_script(INIT_JS)
+            if args.count_dom:
+                ctx.add_init_script(COUNT_JS)
             page = ctx.new_page()
             page.set_default_timeout(30_000)
             page.set_default_navigation_timeout(120_000)
@@ -251,6 +272,8 @@ def main() -> int:  # noqa: PLR0915 - one linear script
             expect(s.locator("#status-line")).to_have_text("Você está assistindo à partida.")
         screens = players + spectators
         match = new_match(CACHETA_7, 4, seed=args.seed)
+        meters = {id(p): Metrics(p) for p in screens} if args.count_dom else {}
+        counted: list[list[dict[str, float]]] = []  # per move, per other screen
 
         per_move: list[float] = []
         per_move_paint: list[float] = []
@@ -277,6 +300,7 @@ def main() -> int:  # noqa: PLR0915 - one linear script
                 expect(target).to_be_visible()
             before = [p.evaluate(MAX_VERSION_JS) for p in others]
             n_clicks = len(page.evaluate(STATUS_JS)["clicks"])
+            counts_before = [meters[id(p)].sample() for p in others] if meters else []
             if isinstance(action, Draw):
                 btn.click()
             else:
@@ -284,6 +308,9 @@ def main() -> int:  # noqa: PLR0915 - one linear script
             match = apply(match, seat, action)
             for p, v in zip(others, before, strict=True):
                 p.wait_for_function(f"() => window.__bench.versions.some(r => r[0] > {v} && r[2] !== null)")
+            if meters:
+                after = [meters[id(p)].sample() for p in others]
+                counted.append([delta(b, x) for b, x in zip(counts_before, after, strict=True)])
             clicks = page.evaluate(STATUS_JS)["clicks"][n_clicks:]
             t_click = next(
                 t for typ, t in clicks if typ == ("click" if isinstance(action, Draw) else "dblclick")
@@ -324,6 +351,8 @@ def main() -> int:  # noqa: PLR0915 - one linear script
                 for p, n in zip(screens, frames_at_start, strict=True)
             )
             print(f"TableUi messages per screen per move: {frames / len(screens) / len(per_move):.2f}")
+        for line in report(counted):
+            print(line)
         print(
             f"moves played: {len(per_move)} ({kinds.count('Draw')} draws, {kinds.count('Discard')} discards)"
         )

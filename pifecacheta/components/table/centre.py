@@ -67,7 +67,7 @@ def flight(source: str) -> rx.Component:
     )
     return rx.cond(  # type: ignore[no-any-return]
         here & (line.seat >= 0),
-        rx.box(
+        rx.el.div(  # a plain element: no component of its own to render at each change
             face,
             key=line.n.to_string() + kind,
             class_name="pfc-fly",

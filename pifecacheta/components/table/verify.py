@@ -51,33 +51,19 @@ def _contribution_hook() -> rx.Component:
     )
 
 
-def deal_panel() -> rx.Component:
-    """Commitments, the revealed seed, the contribution's confirmation and VERIFICAR."""
-    answered = UI.deal_answered | ((FairDealState.sent != "") & (FairDealState.sent == UI.deal_pending))
-    return rx.cond(  # type: ignore[no-any-return]
-        (UI.deal_pending != "") | (UI.deal_seed != ""),
+def _codes() -> rx.Component:
+    """The commitments and the revealed seed behind a native disclosure, closed at first
+    (``#deal-details``: "Ver os códigos (SHA-256)"): 64 hex digits each, for the players who
+    check them, not in everyone's way. ``<details>``/``<summary>`` is a keyboard control and
+    says "collapsed" / "expanded" to a screen reader by itself."""
+    return rx.el.details(  # type: ignore[no-any-return]
+        rx.el.summary(T["deal.details"], class_name="deal-summary"),
         rx.vstack(
-            rx.text(T["deal.title"], weight="bold", size="2"),
             rx.cond(
                 UI.deal_seed != "",
                 rx.vstack(
                     _hex(T["deal.current"], UI.deal_commitment, "deal-commitment"),
                     _hex(T["deal.seed"], UI.deal_seed, "deal-seed"),
-                    rx.cond(  # the record holds every hand: for the people of the table
-                        UI.is_player,
-                        rx.hstack(
-                            rx.button(
-                                T["btn.verify"],
-                                on_click=FairDealState.open_verify(UI.round_number),  # type: ignore[operator]
-                                variant="soft",
-                                color_scheme="amber",
-                                id="verify-button",
-                            ),
-                            replay_button(UI.round_number, "replay-button"),
-                            spacing="2",
-                            wrap="wrap",
-                        ),
-                    ),
                     spacing="1",
                     width="100%",
                 ),
@@ -88,6 +74,39 @@ def deal_panel() -> rx.Component:
                     rx.cond(UI.match_decided, T["deal.pending_rematch"], T["deal.pending"]),
                     UI.deal_pending,
                     "deal-pending",
+                ),
+            ),
+            spacing="1",
+            width="100%",
+            padding_top="0.3em",
+        ),
+        id="deal-details",
+        style={"width": "100%", "font_size": "var(--font-size-2)"},
+    )
+
+
+def deal_panel() -> rx.Component:
+    """The verifiable deal: its title, the codes (:func:`_codes`, closed), VERIFICAR and REVER
+    once a seed is revealed, the contribution's confirmation."""
+    answered = UI.deal_answered | ((FairDealState.sent != "") & (FairDealState.sent == UI.deal_pending))
+    return rx.cond(  # type: ignore[no-any-return]
+        (UI.deal_pending != "") | (UI.deal_seed != ""),
+        rx.vstack(
+            rx.text(T["deal.title"], weight="bold", size="2"),
+            _codes(),
+            rx.cond(  # the record holds every hand: for the people of the table
+                (UI.deal_seed != "") & UI.is_player,
+                rx.hstack(
+                    rx.button(
+                        T["btn.verify"],
+                        on_click=FairDealState.open_verify(UI.round_number),  # type: ignore[operator]
+                        variant="soft",
+                        color_scheme="amber",
+                        id="verify-button",
+                    ),
+                    replay_button(UI.round_number, "replay-button"),
+                    spacing="2",
+                    wrap="wrap",
                 ),
             ),
             rx.cond(

@@ -209,8 +209,8 @@ def _creator_controls() -> rx.Component:
 
 
 def waiting_room() -> rx.Component:
-    """The title, the table's rules, SENTAR À MESA (for a visitor), the invite link with its
-    copy and share buttons, the four seats, and the creator's controls.
+    """The title, the table's rules, SENTAR À MESA (for a visitor), the creator's controls and
+    the four seats, the invite link with its copy and share buttons, the deal's codes.
 
     A column on a phone, in that order; from 62em (``assets/room.css``) a card room: the four
     seats around a felt like the table's with COMEÇAR in its middle, SENTAR À MESA and the
@@ -225,14 +225,17 @@ def waiting_room() -> rx.Component:
             width="100%",
             class_name="room-sit",
         ),
-        rx.vstack(*_invite(), spacing="3", width="100%", class_name="room-invite"),
+        # the creator's controls early in the page's order (the Tab order): COMEÇAR, + ROBÔ and
+        # COMPLETAR COM ROBÔS before the seats and the invite tools; on a wide screen the grid
+        # areas of assets/room.css still place them in the felt's middle
         rx.box(
             rx.text(T["lobby.seats"], weight="bold", role="heading", aria_level=2, class_name="room-label"),
+            rx.box(_creator_controls(), class_name="room-centre"),
             rx.box(class_name="room-felt", aria_hidden="true"),
             rx.vstack(rx.foreach(UI.seats, lobby_seat), width="100%", spacing="2", class_name="room-seats"),
-            rx.box(_creator_controls(), class_name="room-centre"),
             class_name="room-table",
         ),
+        rx.vstack(*_invite(), spacing="3", width="100%", class_name="room-invite"),
         rx.box(deal_panel(), class_name="room-deal"),  # the commitment of round 1, this seat's part
         spacing="3",
         id="room",
