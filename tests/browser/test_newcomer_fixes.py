@@ -1,0 +1,130 @@
+"""What a newcomer found on session 21's main, each held by what the page shows:
+
+1. FIM DA RODADA on a wide screen: the page is no taller than its felt (the history's lines
+   scroll inside their panel) and below it is the room's colour, not a black screen.
+2. The chat opens on its newest line and follows new ones, unless the reader scrolled up.
+3. A reload in round 2 leaves the felt to the table: no summary of round 1 over the stock (the
+   history's Rodadas tab says it); a page that saw FIM DA RODADA still gets the summary.
+4. Avisos da vez at the table's header and in the lobby beside MINHAS MESAS, one set of choices.
+5. A table's tab names its game and seats, "● Sua vez" first on the viewer's turn; MINHAS
+   MESAS tells two tables of the same friends apart (the round, the lives).
+6. A personal link opened on a new device: the lobby says "Você entrou como Ana", politely.
+7. Como funciona on a phone's lobby too.
+8. On a phone, page by page, every line of FIM DA RODADA shows once above its sticky bar.
+
+The games are planned (``_planner``) and played through the app's own service (AppHarness runs
+the backend in this process). Screenshots go to ``$PIFECACHETA_SHOTS_DIR`` (default
+``screenshots/newcomer-fixes/``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from _flows import browser_identity, create_table, join_table, service_or_skip
+from _planner import find_seed, greedy_game
+from _replay import hand
+from playwright.sync_api import Page, expect
+
+from pifecacheta.rules import CACHETA_7, PIFE, GoOut
+
+_DEFAULT_SHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "newcomer-fixes"
+SHOTS = Path(os.environ.get("PIFECACHETA_SHOTS_DIR") or _DEFAULT_SHOTS)
+
+
+def _shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def _act(svc, code: str, who, action) -> None:
+    svc.act(code, who, action, expected_version=svc.snapshot(code, who).version)
+
+
+def _two(new_page, app_harness, mode_id: str, seed: int, size=(1366, 900)):
+    """Ana (pt) creates a ``mode_id`` table dealt with ``seed``, Bruno (es) joins, both at
+    ``size``; the match starts. Returns the pages, the code and the identities by seat."""
+    os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
+    a = new_page(width=size[0], height=size[1])
+    create_table(a, app_harness.frontend_url, "Ana", mode_id)
+    b = new_page(width=size[0], height=size[1], locale="es-AR")
+    join_table(b, a.url, "Bruno", "es")
+    expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
+    code = a.url.rstrip("/").rsplit("/", 1)[-1]
+    who = {0: browser_identity(a, "Ana"), 1: browser_identity(b, "Bruno")}
+    a.get_by_role("button", name="COMEÇAR").click()
+    expect(hand(a)).to_have_count(9)
+    expect(hand(b)).to_have_count(9)
+    return a, b, code, who
+
+
+def _cacheta(new_page, app_harness, size=(1366, 900)):
+    """:func:`_two` on a planned Cacheta 7 round; also returns its final match and log."""
+    seed, final, log = find_seed(CACHETA_7, 2, out_of_turn=False, max_actions=30)
+    a, b, code, who = _two(new_page, app_harness, "cacheta7", seed, size=size)
+    return a, b, code, who, final, log
+
+
+def _play_to_go_out(svc, code, who, final, log) -> None:
+    for seat, action in log[:-1]:
+        _act(svc, code, who[seat], action)
+    _act(svc, code, who[log[-1][0]], GoOut(discard=final.round.result.plan.discard))
+
+
+def _in_screen(page: Page, selector: str, height: int) -> None:
+    """``selector``'s box ends inside a screen ``height`` px tall, the page at its top."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    box = page.locator(selector).bounding_box()
+    assert box is not None and box["y"] + box["height"] <= height, (selector, box)
+
+
+# ---- 1. FIM DA RODADA's page height and the colour below it -----------------------------------
+
+
+def _long_pife_game(min_actions: int):
+    """The first seed whose greedy two-seat Pife round ends with a go-out in turn after at
+    least ``min_actions`` moves (a history longer than the screen)."""
+    for seed in range(1, 400):
+        got = greedy_game(PIFE, 2, seed)
+        if got is None:
+            continue
+        m, log = got
+        res = m.round.result
+        if res is not None and not res.out_of_turn and len(log) >= min_actions:
+            return seed, m, log
+    raise LookupError("no long game")
+
+
+def _page_reaches(page: Page) -> tuple[float, float]:
+    """(the document's height, the bottom of the page's shell), in CSS px."""
+    got = page.evaluate(
+        "() => [document.documentElement.scrollHeight,"
+        " document.getElementById('page-shell').getBoundingClientRect().bottom + window.scrollY]"
+    )
+    return float(got[0]), float(got[1])
+
+
+def test_round_over_on_a_wide_screen_is_no_taller_than_its_felt(app_harness, new_page):
+    svc = service_or_skip()
+    seed, final, log = _long_pife_game(30)
+    a, b, code, who = _two(new_page, app_harness, "pife", seed, size=(1366, 700))
+    _play_to_go_out(svc, code, who, final, log)
+    expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
+    expect(b.locator("#round-title")).to_have_text("FIN DE LA RONDA")
+    for p in (a, b):
+        lines = p.locator("#history-side li.hist-line")
+        expect(lines.last).to_be_attached()
+        assert lines.count() >= 15  # more lines than the panel shows: they scroll inside it
+        height, shell = _page_reaches(p)
+        assert height <= shell + 1, (height, shell)  # nothing past the felt's shell
+        bg = p.evaluate("() => getComputedStyle(document.documentElement).backgroundColor")
+        assert bg == "rgb(15, 74, 36)", bg  # the room's colour, should the page go further
+        p.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    _shot(a, "roundover_scrolled_1366_pt")
+    _shot(b, "roundover_scrolled_1366_es")
+    a.get_by_role("button", name="PRÓXIMA RODADA").click()
+    expect(a.locator("#winner")).to_be_visible()
+    height, shell = _page_reaches(a)
+    assert height <= shell + 1, (height, shell)
+    _shot(a, "matchover_1366_pt")
