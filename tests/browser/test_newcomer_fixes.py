@@ -128,3 +128,40 @@ def test_round_over_on_a_wide_screen_is_no_taller_than_its_felt(app_harness, new
     height, shell = _page_reaches(a)
     assert height <= shell + 1, (height, shell)
     _shot(a, "matchover_1366_pt")
+
+
+# ---- 2. the chat shows its newest line ---------------------------------------------------------
+
+_AT_END = (
+    "() => { const c = document.getElementById('chat-log');"
+    " return c.scrollTop + c.clientHeight >= c.scrollHeight - 2; }"
+)
+
+
+def test_chat_opens_on_its_newest_line_and_follows_new_ones(app_harness, new_page):
+    svc = service_or_skip()
+    a, b, code, who, _final, _log = _cacheta(new_page, app_harness, size=(390, 844))
+    for n in range(4):  # more lines than the box shows
+        svc.chat(code, who[0], f"linha {n} de Ana")
+        svc.chat(code, who[1], f"línea {n} de Bruno")
+    a.reload()
+    expect(a.locator("#chat-log")).to_contain_text("línea 3 de Bruno")
+    a.wait_for_function(_AT_END)  # on load: the newest line
+    assert a.evaluate("() => document.getElementById('chat-log').scrollTop") > 0
+    svc.chat(code, who[1], "a mais nova")
+    expect(a.locator("#chat-log")).to_contain_text("a mais nova")
+    a.wait_for_function(_AT_END)  # a new line: shown
+    newest = a.locator("#chat-log .chat-line").last.bounding_box()
+    box = a.locator("#chat-log").bounding_box()
+    assert newest and box and newest["y"] + newest["height"] <= box["y"] + box["height"] + 1
+    a.locator("#chat-log").scroll_into_view_if_needed()
+    _shot(a, "tablechat_390_pt")
+    # a reader who scrolled up to older lines stays there when a line comes
+    a.evaluate("() => { document.getElementById('chat-log').scrollTop = 0; }")
+    a.wait_for_function("() => document.getElementById('chat-log').scrollTop === 0")
+    svc.chat(code, who[0], "mais uma")
+    expect(a.locator("#chat-log")).to_contain_text("mais uma")
+    assert a.evaluate("() => document.getElementById('chat-log').scrollTop") == 0
+    # the keyboard reaches the box (to scroll it) and it is named
+    expect(a.locator("#chat-log")).to_have_attribute("tabindex", "0")
+    expect(a.locator("#chat-log")).to_have_accessible_name("Conversa")
