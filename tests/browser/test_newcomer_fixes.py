@@ -27,7 +27,7 @@ from _planner import find_seed, greedy_game
 from _replay import hand
 from playwright.sync_api import Page, expect
 
-from pifecacheta.rules import CACHETA_7, PIFE, GoOut
+from pifecacheta.rules import CACHETA_7, PIFE, GoOut, NextRound
 
 _DEFAULT_SHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "newcomer-fixes"
 SHOTS = Path(os.environ.get("PIFECACHETA_SHOTS_DIR") or _DEFAULT_SHOTS)
@@ -165,3 +165,30 @@ def test_chat_opens_on_its_newest_line_and_follows_new_ones(app_harness, new_pag
     # the keyboard reaches the box (to scroll it) and it is named
     expect(a.locator("#chat-log")).to_have_attribute("tabindex", "0")
     expect(a.locator("#chat-log")).to_have_accessible_name("Conversa")
+
+
+# ---- 3. a reload in round 2 leaves the felt to the table ---------------------------------------
+
+
+def test_a_reload_in_round_two_leaves_the_felt_to_the_table(app_harness, new_page):
+    svc = service_or_skip()
+    a, b, code, who, final, log = _cacheta(new_page, app_harness)
+    _play_to_go_out(svc, code, who, final, log)
+    expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
+    expect(b.locator("#round-title")).to_have_text("FIN DE LA RONDA")
+    _act(svc, code, who[1], NextRound())  # Bruno's PRÓXIMA RODADA starts round 2
+    expect(a.locator("#last-round")).to_be_visible()  # Ana saw round 1 end: she gets its summary
+    b.reload()
+    expect(hand(b)).to_have_count(9)
+    expect(b.locator("#board .pfc-top")).to_contain_text("Ronda 2")
+    expect(b.locator("#last-round")).to_have_count(0)  # a reload: the felt stays the table's
+    b.locator("#side-tab-rounds").click()
+    expect(b.locator("#history-side .hist-round")).to_have_count(1)  # the history says it
+    _in_screen(b, "#board .pfc-actions", 900)  # the buttons in the screen, the hand starts in it
+    first = hand(b).first.bounding_box()
+    assert first is not None and first["y"] < 900, first
+    _shot(b, "reload_round2_1366_es")
+    b.set_viewport_size({"width": 1024, "height": 768})
+    expect(b.locator("#last-round")).to_have_count(0)
+    _in_screen(b, "#board .centre-row", 768)  # the stock and the lixo
+    _shot(b, "reload_round2_1024_es")
