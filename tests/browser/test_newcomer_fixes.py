@@ -192,3 +192,37 @@ def test_a_reload_in_round_two_leaves_the_felt_to_the_table(app_harness, new_pag
     expect(b.locator("#last-round")).to_have_count(0)
     _in_screen(b, "#board .centre-row", 768)  # the stock and the lixo
     _shot(b, "reload_round2_1024_es")
+
+
+# ---- 4. Avisos da vez where a player looks -------------------------------------------------------
+
+
+def test_turn_notices_at_the_table_and_in_the_lobby(app_harness, new_page):
+    a, b, _code, _who, _final, _log = _cacheta(new_page, app_harness, size=(390, 844))
+    bell = a.locator("#table-notices-button")
+    expect(bell).to_have_accessible_name("Avisos da sua vez: desligados")
+    bell.focus()
+    a.keyboard.press("Enter")
+    dialog = a.locator("#table-notices-button-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.get_by_role("switch")).to_have_count(3)  # sound, notification, moves' sounds
+    _shot(a, "table_notices_390_pt")
+    dialog.locator("#sound-switch").click()
+    expect(dialog.locator("#sound-switch")).to_have_attribute("aria-checked", "true")
+    a.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+    expect(bell).to_have_accessible_name("Avisos da sua vez: ligados")
+    # the same choice in the lobby, beside MINHAS MESAS (one place of truth: this browser)
+    a.goto(app_harness.frontend_url)
+    lobby_bell = a.locator("#lobby-notices-button")
+    expect(lobby_bell).to_have_accessible_name("Avisos da sua vez: ligados")
+    expect(lobby_bell).to_contain_text("Avisos da vez")
+    lobby_bell.click()
+    expect(a.locator("#lobby-notices-button-dialog #sound-switch")).to_have_attribute("aria-checked", "true")
+    _shot(a, "lobby_notices_390_pt")
+    a.keyboard.press("Escape")
+    b.goto(app_harness.frontend_url)
+    expect(b.locator("#lobby-notices-button")).to_have_accessible_name("Avisos de tu turno: desactivados")
+    expect(b.locator("#lobby-notices-button")).to_contain_text("Avisos del turno")
+    b.set_viewport_size({"width": 1366, "height": 900})
+    _shot(b, "lobby_notices_1366_es")
