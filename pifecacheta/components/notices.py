@@ -25,13 +25,24 @@ def turn_reason() -> rx.Var[str]:
     )
 
 
+def seat_names() -> rx.Var[str]:
+    """The seats' names of the viewer's ``TableUi``, joined by ", " in the browser (the empty
+    seats of a waiting room give empty names, dropped by ``state/notices.table_names``)."""
+    return TableState.ui.seats.foreach(lambda s: s.name).join(", ")  # type: ignore[no-any-return]
+
+
 def _signal_box(reason: str, lang: str) -> rx.Component:
-    return rx.box(  # type: ignore[no-any-return]
-        on_mount=NoticeState.signal(reason, TableState.ui.mode),  # type: ignore[operator]
+    names = seat_names()
+    box = rx.box(
+        on_mount=NoticeState.signal(reason, TableState.ui.mode, names),  # type: ignore[operator]
         id=f"turn-signal-{reason or 'none'}-{lang}",
         aria_hidden="true",
         style={"display": "none"},
     )
+    # a new game or new names (the table loaded, a seat taken) mount the box again: a new
+    # title (the key sits on a wrapper: the box's own on_mount lives in its memo component)
+    key = rx.Var.create([TableState.ui.mode, names]).to(list).join("|")
+    return rx.fragment(box, key=key)  # type: ignore[no-any-return]
 
 
 def turn_signal() -> rx.Component:

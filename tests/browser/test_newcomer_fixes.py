@@ -20,6 +20,7 @@ the backend in this process). Screenshots go to ``$PIFECACHETA_SHOTS_DIR`` (defa
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from _flows import browser_identity, create_table, join_table, service_or_skip
@@ -226,3 +227,33 @@ def test_turn_notices_at_the_table_and_in_the_lobby(app_harness, new_page):
     expect(b.locator("#lobby-notices-button")).to_contain_text("Avisos del turno")
     b.set_viewport_size({"width": 1366, "height": 900})
     _shot(b, "lobby_notices_1366_es")
+
+
+# ---- 5. tabs and MINHAS MESAS that tell tables apart ---------------------------------------------
+
+
+def test_tabs_and_my_tables_tell_two_tables_apart(app_harness, new_page):
+    svc = service_or_skip()
+    a, b, code, who, final, log = _cacheta(new_page, app_harness, size=(390, 844))
+    turn = log[0][0]
+    mine, theirs = (a, b) if turn == 0 else (b, a)
+    expect(mine).to_have_title(re.compile(r"^● (Sua vez|Tu turno) · Cacheta · Ana, Bruno$"))
+    expect(theirs).to_have_title("Cacheta · Ana, Bruno")
+    # another table of the same friends, one round behind
+    two = svc.create_table(who[0], CACHETA_7)
+    svc.join(two, who[1])
+    svc.start(two, who[0])
+    _play_to_go_out(svc, code, who, final, log)
+    _act(svc, code, who[1], NextRound())
+    a.goto(app_harness.frontend_url)
+    rows = a.locator(".my-table")
+    expect(rows).to_have_count(2)
+    expect(rows.filter(has_text="Rodada 2")).to_have_count(1)
+    expect(rows.filter(has_text="Rodada 1")).to_have_count(1)
+    labels = rows.evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+    assert len(set(labels)) == 2 and all(" vidas" in x and "Rodada" in x for x in labels), labels
+    _shot(a, "mytables_390_pt")
+    b.goto(app_harness.frontend_url)
+    expect(b.locator(".my-table").filter(has_text="Ronda 2")).to_have_count(1)
+    b.set_viewport_size({"width": 1366, "height": 900})
+    _shot(b, "mytables_1366_es")
