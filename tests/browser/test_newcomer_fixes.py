@@ -22,7 +22,9 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from urllib.parse import urlparse
 
+from _access import stored_identity
 from _flows import browser_identity, create_table, join_table, service_or_skip
 from _planner import find_seed, greedy_game
 from _replay import hand
@@ -257,3 +259,29 @@ def test_tabs_and_my_tables_tell_two_tables_apart(app_harness, new_page):
     expect(b.locator(".my-table").filter(has_text="Ronda 2")).to_have_count(1)
     b.set_viewport_size({"width": 1366, "height": 900})
     _shot(b, "mytables_1366_es")
+
+
+# ---- 6. the lobby after a personal link ------------------------------------------------------------
+
+
+def test_a_personal_link_says_who_entered(app_harness, new_page):
+    url = app_harness.frontend_url.rstrip("/")
+    a = new_page(width=390, height=844)
+    create_table(a, url, "Ana", "pife")
+    pid, secret = stored_identity(a)
+    a.goto(url + "/")
+    expect(a.locator("#name-input")).to_have_value("Ana")
+    expect(a.locator("#entered-text")).to_have_count(0)  # only after a personal link
+    for lang, size, said in (
+        ("pt-BR", (390, 844), "Você entrou como Ana."),
+        ("es-AR", (1366, 900), "Entraste como Ana."),
+    ):
+        other = new_page(width=size[0], height=size[1], locale=lang)
+        other.goto(f"{url}/acesso/entrar#{pid}.{secret}")
+        other.wait_for_url(lambda u: urlparse(u).path == "/")
+        status = other.locator("#entered-as")
+        expect(status).to_have_attribute("role", "status")
+        expect(status).to_contain_text(said)
+        _shot(other, f"entered_{size[0]}_{lang[:2]}")
+        other.locator("#entered-close").click()
+        expect(other.locator("#entered-text")).to_have_count(0)
