@@ -140,7 +140,7 @@ def _fan() -> rx.Component:
 
 def lobby_steps() -> rx.Component:
     """How a table goes, in three steps (create, invite, play at one's own pace): the right
-    column's foot on a wide screen, not shown on a phone (``assets/room.css``)."""
+    column's foot on a wide screen, under MINHAS MESAS on a phone (``assets/room.css``)."""
     t = ViewerState.t
     return rx.box(  # type: ignore[no-any-return]
         rx.heading(t["lobby.steps_title"], size="4", as_="h2", id="lobby-steps-title"),

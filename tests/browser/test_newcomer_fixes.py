@@ -285,3 +285,18 @@ def test_a_personal_link_says_who_entered(app_harness, new_page):
         _shot(other, f"entered_{size[0]}_{lang[:2]}")
         other.locator("#entered-close").click()
         expect(other.locator("#entered-text")).to_have_count(0)
+
+
+# ---- 7. Como funciona on a phone --------------------------------------------------------------------
+
+
+def test_the_phone_lobby_shows_how_it_works(app_harness, new_page):
+    for lang, title in (("pt-BR", "Como funciona"), ("es-AR", "Cómo funciona")):
+        page = new_page(width=390, height=844, locale=lang)
+        page.goto(app_harness.frontend_url)
+        steps = page.locator("#lobby-steps")
+        expect(steps).to_be_visible()
+        expect(page.get_by_role("region", name=title)).to_be_visible()
+        expect(steps.locator("li")).to_have_count(3)
+        steps.scroll_into_view_if_needed()
+        _shot(page, f"lobby_steps_390_{lang[:2]}")
