@@ -300,3 +300,53 @@ def test_the_phone_lobby_shows_how_it_works(app_harness, new_page):
         expect(steps.locator("li")).to_have_count(3)
         steps.scroll_into_view_if_needed()
         _shot(page, f"lobby_steps_390_{lang[:2]}")
+
+
+# ---- 8. a phone reads FIM DA RODADA above its sticky bar ------------------------------------------
+
+_LINES_JS = """() => {
+  const bar = document.getElementById('round-over-actions').getBoundingClientRect();
+  const out = [];
+  document.querySelectorAll('#round-over *').forEach((e, i) => {
+    if (e.closest('#round-over-actions') || e.children.length || !e.textContent.trim()) return;
+    const r = e.getBoundingClientRect();
+    if (r.height === 0) return;
+    out.push([i, r.top >= 0 && r.bottom <= Math.min(bar.top, innerHeight) + 0.5]);
+  });
+  return out;
+}"""
+
+
+def _every_line_shows_above_the_bar(page: Page, name: str) -> None:
+    """PageDown from the top of the page to its end: each text line of FIM DA RODADA is, at
+    one of the stops, wholly in the screen above the PRÓXIMA RODADA / REVANCHE bar."""
+    page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
+    seen: dict[int, bool] = {}
+    for stop in range(12):
+        for i, shown in page.evaluate(_LINES_JS):
+            seen[i] = seen.get(i, False) or shown
+        _shot(page, f"{name}_{stop}")
+        at = page.evaluate("() => window.scrollY")
+        page.keyboard.press("PageDown")
+        try:
+            # moved, and come to rest (two polls alike): a smooth scroll has ended
+            page.wait_for_function(
+                "(y) => { const s = window.__pfcLast; window.__pfcLast = window.scrollY;"
+                " return window.scrollY !== y && s === window.scrollY; }",
+                arg=at,
+                timeout=1500,
+            )
+        except Exception:  # the end of the page: PageDown no longer scrolls
+            break
+    hidden = [i for i, shown in seen.items() if not shown]
+    assert len(seen) > 5 and not hidden, hidden
+
+
+def test_a_phone_reads_every_line_of_the_verifiable_round_above_the_bar(app_harness, new_page):
+    from test_verify_round import planned_round
+
+    a, b, _seed = planned_round(new_page, app_harness)  # Bruno (es) on a phone
+    expect(b.locator("#deal-panel")).to_be_attached()
+    _every_line_shows_above_the_bar(b, "roundoverguest_390_es")
+    a.set_viewport_size({"width": 390, "height": 844})
+    _every_line_shows_above_the_bar(a, "roundover_390_pt")
