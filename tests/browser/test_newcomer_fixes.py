@@ -41,6 +41,23 @@ def _shot(page: Page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
+def _four(page: Page, name: str) -> None:
+    """``<name>_{390,1366}_{pt,es}.png`` of what the screen shows ; the page's size and language
+    come back after."""
+    size = page.viewport_size
+    was_es = page.locator("#lang-es[aria-pressed=true]").count() > 0
+    for lang in ("pt", "es"):
+        page.locator(f"#lang-{lang}").click()
+        expect(page.locator(f"#lang-{lang}")).to_have_attribute("aria-pressed", "true")
+        for w, h in ((390, 844), (1366, 900)):
+            page.set_viewport_size({"width": w, "height": h})
+            # two frames: the new width laid out and painted
+            page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            _shot(page, f"{name}_{w}_{lang}")
+    page.locator("#lang-es" if was_es else "#lang-pt").click()
+    page.set_viewport_size(size)
+
+
 def _act(svc, code: str, who, action) -> None:
     svc.act(code, who, action, expected_version=svc.snapshot(code, who).version)
 
@@ -126,6 +143,7 @@ def test_round_over_on_a_wide_screen_is_no_taller_than_its_felt(app_harness, new
         p.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
     _shot(a, "roundover_scrolled_1366_pt")
     _shot(b, "roundover_scrolled_1366_es")
+    _four(a, "roundover")
     a.get_by_role("button", name="PRÓXIMA RODADA").click()
     expect(a.locator("#winner")).to_be_visible()
     height, shell = _page_reaches(a)
@@ -159,6 +177,7 @@ def test_chat_opens_on_its_newest_line_and_follows_new_ones(app_harness, new_pag
     assert newest and box and newest["y"] + newest["height"] <= box["y"] + box["height"] + 1
     a.locator("#chat-log").scroll_into_view_if_needed()
     _shot(a, "tablechat_390_pt")
+    _four(a, "tablechat")
     # a reader who scrolled up to older lines stays there when a line comes
     a.evaluate("() => { document.getElementById('chat-log').scrollTop = 0; }")
     a.wait_for_function("() => document.getElementById('chat-log').scrollTop === 0")
@@ -195,6 +214,7 @@ def test_a_reload_in_round_two_leaves_the_felt_to_the_table(app_harness, new_pag
     expect(b.locator("#last-round")).to_have_count(0)
     _in_screen(b, "#board .centre-row", 768)  # the stock and the lixo
     _shot(b, "reload_round2_1024_es")
+    _four(b, "reload_round2")
 
 
 # ---- 4. Avisos da vez where a player looks -------------------------------------------------------
@@ -204,6 +224,7 @@ def test_turn_notices_at_the_table_and_in_the_lobby(app_harness, new_page):
     a, b, _code, _who, _final, _log = _cacheta(new_page, app_harness, size=(390, 844))
     bell = a.locator("#table-notices-button")
     expect(bell).to_have_accessible_name("Avisos da sua vez: desligados")
+    _four(a, "table_header")
     bell.focus()
     a.keyboard.press("Enter")
     dialog = a.locator("#table-notices-button-dialog")
@@ -255,6 +276,7 @@ def test_tabs_and_my_tables_tell_two_tables_apart(app_harness, new_page):
     labels = rows.evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
     assert len(set(labels)) == 2 and all(" vidas" in x and "Rodada" in x for x in labels), labels
     _shot(a, "mytables_390_pt")
+    _four(a, "mytables")
     b.goto(app_harness.frontend_url)
     expect(b.locator(".my-table").filter(has_text="Ronda 2")).to_have_count(1)
     b.set_viewport_size({"width": 1366, "height": 900})
