@@ -143,6 +143,7 @@ def page_shell(*children: Any) -> rx.Component:
         ),
         style={"min_height": "100vh", "background": FELT, "color": "white"},
         lang=ViewerState.language,
+        id="page-shell",
     )
 
 

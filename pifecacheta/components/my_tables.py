@@ -10,6 +10,7 @@ from __future__ import annotations
 import reflex as rx
 from reflex_base.vars import ObjectVar
 
+from pifecacheta.components.notices import notices_button
 from pifecacheta.state.my_tables import MyTablesState, RowUi
 from pifecacheta.state.viewer import ViewerState
 
@@ -72,12 +73,21 @@ def _row(row: ObjectVar[RowUi]) -> rx.Component:
 
 
 def my_tables() -> rx.Component:
-    """The MINHAS MESAS card: recent rows, the empty-state line, MAIS ANTIGAS and its rows."""
+    """The MINHAS MESAS card: its title with AVISOS DA VEZ, recent rows, the empty-state
+    line, MAIS ANTIGAS and its rows."""
     t = ViewerState.t
     mine = MyTablesState.mine
     recent, old = mine.recent, mine.old
     return rx.vstack(  # type: ignore[no-any-return]
-        rx.heading(t["mine.title"], size="5", as_="h2", id="my-tables-title"),
+        rx.hstack(
+            rx.heading(t["mine.title"], size="5", as_="h2", id="my-tables-title"),
+            rx.spacer(),
+            # Avisos da vez: the lobby promises that the page tells whose turn it is
+            notices_button("lobby-notices-button", with_text=True),
+            width="100%",
+            align="center",
+            wrap="wrap",
+        ),
         rx.cond(
             (recent.length() == 0) & (old.length() == 0),
             rx.text(t["mine.none"], size="2", style={"opacity": "0.85"}, id="my-tables-none"),

@@ -25,13 +25,24 @@ def turn_reason() -> rx.Var[str]:
     )
 
 
+def seat_names() -> rx.Var[str]:
+    """The seats' names of the viewer's ``TableUi``, joined by ", " in the browser (the empty
+    seats of a waiting room give empty names, dropped by ``state/notices.table_names``)."""
+    return TableState.ui.seats.foreach(lambda s: s.name).join(", ")  # type: ignore[no-any-return]
+
+
 def _signal_box(reason: str, lang: str) -> rx.Component:
-    return rx.box(  # type: ignore[no-any-return]
-        on_mount=NoticeState.signal(reason, TableState.ui.mode),  # type: ignore[operator]
+    names = seat_names()
+    box = rx.box(
+        on_mount=NoticeState.signal(reason, TableState.ui.mode, names),  # type: ignore[operator]
         id=f"turn-signal-{reason or 'none'}-{lang}",
         aria_hidden="true",
         style={"display": "none"},
     )
+    # a new game or new names (the table loaded, a seat taken) mount the box again: a new
+    # title (the key sits on a wrapper: the box's own on_mount lives in its memo component)
+    key = rx.Var.create([TableState.ui.mode, names]).to(list).join("|")
+    return rx.fragment(box, key=key)  # type: ignore[no-any-return]
 
 
 def turn_signal() -> rx.Component:
@@ -46,12 +57,13 @@ def turn_signal() -> rx.Component:
     )
 
 
-def notice_controls() -> rx.Component:
+def notice_controls(*, heading: bool = True) -> rx.Component:
     """SOM and NOTIFICAR: two switches with their labels (off by default); a refused or missing
-    Notification API is said below them."""
+    Notification API is said below them. ``heading``: "Avisos da sua vez" above them (not in
+    a dialog whose title says it)."""
     t = ViewerState.t
     return rx.vstack(  # type: ignore[no-any-return]
-        rx.text(t["notice.heading"], weight="bold", size="3"),
+        rx.text(t["notice.heading"], weight="bold", size="3") if heading else rx.fragment(),
         _switch(NoticeState.sound_on, NoticeState.set_sound, "sound-switch", t["notice.sound"]),
         _switch(NoticeState.notify_on, NoticeState.set_notify, "notify-switch", t["notice.notify"]),
         rx.box(
@@ -81,5 +93,50 @@ def _switch(checked: Any, on_change: Any, switch_id: str, text: Any) -> rx.Compo
             rx.text(text, size="2"),
             align="center",
             spacing="2",
+        ),
+    )
+
+
+def notices_button(button_id: str, *extra: rx.Component, with_text: bool = False) -> rx.Component:
+    """AVISOS DA VEZ: a bell button that opens the notice switches (:func:`notice_controls`,
+    the same localStorage choices as the pause menu and Meu acesso) in a dialog, with
+    ``extra`` controls under them (the table's move sounds).
+
+    ``button_id``: the trigger's id (``#<button_id>``, its dialog ``#<button_id>-dialog``).
+    ``with_text``: the words beside the bell (the lobby); else the bell alone (a phone's table
+    header has no room for a word), named for screen readers and on hover. The name says
+    whether any notice is on ("Avisos da sua vez: ligados" / "desligados")."""
+    t = ViewerState.t
+    on = NoticeState.sound_on | NoticeState.notify_on
+    name = t["notice.heading"] + ": " + rx.cond(on, t["notice.state_on"], t["notice.state_off"])
+    icon = rx.cond(on, rx.icon("bell-ring", size=16), rx.icon("bell-off", size=16))
+    trigger = (
+        rx.button(
+            icon,
+            t["notice.button"],
+            size="2",
+            variant="soft",
+            color_scheme="amber",
+            id=button_id,
+            aria_label=name,
+        )
+        if with_text
+        else rx.icon_button(
+            icon, size="1", variant="soft", color_scheme="amber", id=button_id, aria_label=name, title=name
+        )
+    )
+    return rx.dialog.root(  # type: ignore[no-any-return]
+        rx.dialog.trigger(trigger),
+        rx.dialog.content(
+            rx.dialog.title(t["notice.heading"]),
+            rx.dialog.description(t["notice.about"], size="2"),
+            rx.box(notice_controls(heading=False), *extra, margin_top="0.8em"),
+            rx.flex(
+                rx.dialog.close(rx.button(t["btn.continue"], color_scheme="amber", id=f"{button_id}-close")),
+                justify="end",
+                margin_top="1em",
+            ),
+            max_width="26em",
+            id=f"{button_id}-dialog",
         ),
     )

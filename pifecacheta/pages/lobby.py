@@ -8,6 +8,7 @@ from pifecacheta.components.common import page_shell
 from pifecacheta.components.house_rules import lobby_house_rules
 from pifecacheta.components.lobby_name import name_input, name_limit
 from pifecacheta.components.my_tables import FOCUS_RING, my_tables
+from pifecacheta.state.access import AccessState
 from pifecacheta.state.lobby import LobbyState
 from pifecacheta.state.my_tables import MyTablesState
 from pifecacheta.state.viewer import ViewerState
@@ -56,6 +57,7 @@ def lobby_page() -> rx.Component:
     mine = MyTablesState.mine
     has_rows = (mine.recent.length() > 0) | (mine.old.length() > 0)
     return page_shell(
+        entered_line(),
         rx.flex(
             _create_card(),
             rx.box(
@@ -71,6 +73,52 @@ def lobby_page() -> rx.Component:
             class_name="pfc-lobby",
             style={"margin": "1.5em auto"},
         ),
+    )
+
+
+def entered_line() -> rx.Component:
+    """After a personal link made this browser a player: "Você entrou como Ana" / "Entraste
+    como Ana", with a close button, in a polite live region that is empty when it mounts (its
+    ``on_mount`` brings the words, so that a screen reader says them)."""
+    t = ViewerState.t
+    return rx.box(  # type: ignore[no-any-return]
+        rx.cond(
+            AccessState.entered_as != "",
+            rx.hstack(
+                rx.text(
+                    # split and joined: a name's "$&" is no replacement pattern
+                    t["access.entered"].split("{name}").join(AccessState.entered_as),
+                    size="2",
+                    id="entered-text",
+                ),
+                rx.spacer(),
+                rx.icon_button(
+                    rx.icon("x", size=14),
+                    size="1",
+                    variant="ghost",
+                    color_scheme="gray",
+                    aria_label=t["btn.continue"],
+                    on_click=AccessState.close_entered,
+                    id="entered-close",
+                    style={"color": "white"},
+                ),
+                align="center",
+                width="100%",
+                style={
+                    "max_width": "40em",
+                    "margin": "0.8em auto 0",
+                    "padding": "0.5em 0.8em",
+                    "border_radius": "0.6em",
+                    "border": "1px solid #ffd27f",
+                    "background": "rgba(0,0,0,0.35)",
+                    "color": "white",
+                },
+            ),
+        ),
+        role="status",
+        aria_live="polite",
+        id="entered-as",
+        on_mount=AccessState.say_entered,
     )
 
 
@@ -92,7 +140,7 @@ def _fan() -> rx.Component:
 
 def lobby_steps() -> rx.Component:
     """How a table goes, in three steps (create, invite, play at one's own pace): the right
-    column's foot on a wide screen, not shown on a phone (``assets/room.css``)."""
+    column's foot on a wide screen, under MINHAS MESAS on a phone (``assets/room.css``)."""
     t = ViewerState.t
     return rx.box(  # type: ignore[no-any-return]
         rx.heading(t["lobby.steps_title"], size="4", as_="h2", id="lobby-steps-title"),

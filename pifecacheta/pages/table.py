@@ -12,7 +12,7 @@ from pifecacheta.components.access import access_watch
 from pifecacheta.components.common import page_shell
 from pifecacheta.components.focus import focus_keeper
 from pifecacheta.components.house_rules import table_house_rules
-from pifecacheta.components.notices import turn_signal
+from pifecacheta.components.notices import notices_button, turn_signal
 from pifecacheta.components.table.actions import actions, status_line
 from pifecacheta.components.table.announcer import announcer
 from pifecacheta.components.table.centre import centre
@@ -22,7 +22,7 @@ from pifecacheta.components.table.hand import hand
 from pifecacheta.components.table.hints import hints_panel
 from pifecacheta.components.table.history import history_button, history_live, history_side
 from pifecacheta.components.table.messages import message_callout
-from pifecacheta.components.table.move_sound import move_sound
+from pifecacheta.components.table.move_sound import move_sound, move_sound_switch
 from pifecacheta.components.table.replay import replay_dialog
 from pifecacheta.components.table.round_over import round_over_panel
 from pifecacheta.components.table.seats import seats
@@ -35,7 +35,7 @@ __all__ = ["expired_room", "round_over_panel", "table_board", "table_page", "wai
 
 def _top_line() -> rx.Component:
     """The table's rules (the game, and a Cacheta's starting lives), the round number, and the
-    buttons at the right (DESISTIR, pause, ...)."""
+    buttons at the right (Avisos da vez, the history, DESISTIR, pause, ...)."""
     return rx.hstack(  # type: ignore[no-any-return]  # rx components are untyped in Reflex 0.10.1
         rx.text(
             rx.cond(UI.mode == "pife", T["mode.pife"], T["mode.cacheta"]),
@@ -50,6 +50,8 @@ def _top_line() -> rx.Component:
             aria_level=1,
         ),
         rx.spacer(),
+        # Avisos da vez: the your-turn sound and notification, where a player looks
+        rx.cond(UI.is_player, notices_button("table-notices-button", move_sound_switch())),
         history_button(),
         extras(),
         width="100%",

@@ -55,6 +55,9 @@ class MyTable:
         winner_name: who won a finished match ("" when none, e.g. expired).
         last_move_at: the table's last move (aware UTC; in the lobby its last join / bots).
         old: finished or expired more than :data:`KEEP_RECENT` ago (folded away).
+        round_number: the match's round (0 before it is dealt); ``lives_left``: each seat's
+            lives in a Cacheta match (empty in Pife and before the deal): what tells two
+            tables of the same friends apart.
     """
 
     code: str
@@ -73,6 +76,8 @@ class MyTable:
     winner_name: str
     last_move_at: datetime
     old: bool
+    round_number: int = 0
+    lives_left: tuple[int, ...] = ()
 
 
 def _aware(at: datetime) -> datetime:
@@ -141,8 +146,12 @@ class MyTables:
         turn: int | None = None
         round_over = my_turn = False
         winner = ""
+        round_number = 0
+        lives_left: tuple[int, ...] = ()
         if t.match_json is not None:
             view = self._store.matches.get(t.code, t.version, t.match_json).view(None)
+            round_number = int(view.round_number)
+            lives_left = tuple(int(x) for x in view.lives) if t.mode != "pife" else ()
             if t.status == TableStatus.PLAYING and view.phase in (Phase.DRAW, Phase.DISCARD):
                 turn = view.turn
                 my_turn = turn is not None and turn == my_seat and not (mine is not None and mine.left)
@@ -169,6 +178,8 @@ class MyTables:
             winner_name=winner,
             last_move_at=last,
             old=t.status in (TableStatus.FINISHED, TableStatus.EXPIRED) and now - last > KEEP_RECENT,
+            round_number=round_number,
+            lives_left=lives_left,
         )
 
     def player_ids(self, code: str) -> list[str]:

@@ -63,6 +63,8 @@ class AccessState(rx.State):
     copied: bool = False  # the link was just copied (said in a live region)
     renewed: bool = False  # the key was just replaced (said in a live region)
     enter_status: str = ""  # /acesso/entrar: "" reading, "replaced", "invalid"
+    entered_pending: str = ""  # the name a personal link just made this browser, to be said
+    entered_as: str = ""  # ... said on the lobby ("Você entrou como Ana"), until closed
 
     @override_base_method
     def dict(
@@ -139,4 +141,17 @@ class AccessState(rx.State):
             self.enter_status = "invalid"
             return None
         viewer.adopt(who.player_id, who.secret, who.name)
+        self.entered_pending, self.entered_as = who.name, ""
         return rx.redirect("/", replace=True)
+
+    @rx.event
+    def say_entered(self) -> None:
+        """On mount of the lobby's confirmation line (empty at first, so that the polite live
+        region exists before its words come): the name a personal link just entered with."""
+        if self.entered_pending:
+            self.entered_as, self.entered_pending = self.entered_pending, ""
+
+    @rx.event
+    def close_entered(self) -> None:
+        """The confirmation line's close button."""
+        self.entered_as = ""

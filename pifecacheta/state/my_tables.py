@@ -100,7 +100,9 @@ def rows_for(rows: list[Any], now: datetime, lang: str) -> list[RowUi]:
     out: list[RowUi] = []
     for r in rows:
         game = t["mode.pife"] if r.mode == "pife" else f"{t['mode.cacheta']} · {r.lives} {t['table.lives']}"
-        seats = ", ".join(r.seats)
+        if r.status == "playing" and r.round_number > 0:  # what tells two tables of the same friends apart
+            game += " · " + t["mine.round"].replace("{n}", str(r.round_number))
+        seats, spoken = _seats(r, t)
         status = _status(r, lang)
         when = relative_time(r.last_move_at, now, lang)
         out.append(
@@ -113,10 +115,22 @@ def rows_for(rows: list[Any], now: datetime, lang: str) -> list[RowUi]:
                 when=when,
                 my_turn=bool(r.my_turn),
                 old=bool(r.old),
-                label=f"{game}: {seats}. {status}. {t['mine.last_move']} {when}.",
+                label=f"{game}: {spoken}. {status}. {t['mine.last_move']} {when}.",
             )
         )
     return out
+
+
+def _seats(row: Any, t: dict[str, str]) -> tuple[str, str]:
+    """The seats' line of one service row, as shown and as spoken: the names, and in a
+    Cacheta match under way each one's lives ("Ana ♥ 6, Bruno ♥ 5" / "Ana 6 vidas, Bruno 5 vidas")."""
+    lives = tuple(row.lives_left) if row.status == "playing" else ()
+    if len(lives) != len(row.seats):
+        names = ", ".join(row.seats)
+        return names, names
+    shown = ", ".join(f"{n} ♥ {v}" for n, v in zip(row.seats, lives, strict=True))
+    spoken = ", ".join(f"{n} {v} {t['table.lives']}" for n, v in zip(row.seats, lives, strict=True))
+    return shown, spoken
 
 
 def remembered(raw: str) -> list[str]:

@@ -24,18 +24,36 @@ TURN_ICON = "/icon-turn.svg"
 CHIME = "/turn.wav"
 
 
-def signal_script(reason: str, lang: str, *, mode: str, sound: bool, notify: bool) -> str:
+NAMES_MAX = 80  # characters of the seats' names in a tab's title
+
+
+def table_names(names: str) -> str:
+    """The seats' names for a tab's title: ``names`` as the page joins them (", "), without
+    the empty seats of a waiting room, cut at :data:`NAMES_MAX` characters.
+
+    >>> table_names("Ana, , Bruno, "), len(table_names("x" * 200))
+    ('Ana, Bruno', 80)
+    """
+    kept = ", ".join(n for n in (p.strip() for p in str(names).split(",")) if n)
+    return kept if len(kept) <= NAMES_MAX else kept[: NAMES_MAX - 1] + "…"
+
+
+def signal_script(reason: str, lang: str, *, mode: str, sound: bool, notify: bool, names: str = "") -> str:
     """The :func:`~pifecacheta.state.browser_scripts.turn_signal` snippet for ``reason``.
 
     ``reason``: one of :data:`REASONS`, anything else clears the signal (the title back to
-    "Pife ou Cacheta · Mesa", the plain icon). ``mode``: "pife" or "cacheta" (named in the
-    title, e.g. "● Sua vez · Mesa de Cacheta"). ``sound`` / ``notify``: the player's choices.
+    the table's game and names, "Cacheta · Ana, Bruno", the plain icon). ``mode``: "pife" or
+    "cacheta"; ``names``: the seats' names (:func:`table_names`): both in the title, so that
+    two tables' tabs read apart, e.g. "● Sua vez · Cacheta · Ana, Bruno". ``sound`` /
+    ``notify``: the player's choices.
     """
     t = i18n.catalog(i18n.normalise_language(lang))
-    if reason not in REASONS:
-        return turn_signal(on=False, title=t["notice.title_idle"], icon=ICON)
     game = t["mode.pife"] if mode == "pife" else t["mode.cacheta"]
-    title = t[f"notice.title_{reason}"].replace("{game}", game)
+    who = table_names(names)
+    if reason not in REASONS:
+        idle = t["notice.title_idle"].replace("{game}", game).replace("{names}", who)
+        return turn_signal(on=False, title=idle.rstrip(" ·"), icon=ICON)
+    title = t[f"notice.title_{reason}"].replace("{game}", game).replace("{names}", who).rstrip(" ·")
     return turn_signal(
         on=True,
         title=title,
@@ -96,8 +114,9 @@ class NoticeState(rx.State):
             self.notify = ""
 
     @rx.event
-    async def signal(self, reason: str, mode: str) -> Any:
-        """The viewer's reason to act changed (the keyed box mounted): title, icon, chime, notice."""
+    async def signal(self, reason: str, mode: str, names: str = "") -> Any:
+        """The viewer's reason to act changed (the keyed box mounted): title, icon, chime,
+        notice. ``names``: the seats' names, joined by ", " (the tab's title names them)."""
         viewer = await self.get_state(ViewerState)
         reason = str(reason)
         fresh, self._last = reason != self._last, reason
@@ -108,5 +127,6 @@ class NoticeState(rx.State):
                 mode=str(mode),
                 sound=fresh and self.sound == "1",
                 notify=fresh and self.notify == "1",
+                names=str(names),
             )
         )

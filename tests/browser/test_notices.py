@@ -62,13 +62,13 @@ def test_title_favicon_sound_and_a_notification_in_a_hidden_tab(app_harness, new
     a.get_by_role("button", name="COMEÇAR").click()
 
     # Bruno's turn: his tab says so (in his language), Ana's does not
-    expect(b).to_have_title("● Sua vez · Mesa de Cacheta")
+    expect(b).to_have_title("● Sua vez · Cacheta · Ana, Bruno")
     assert set(_icons(b)) == {"/icon-turn.svg"}
     b.locator("#lang-es").click()
-    expect(b).to_have_title("● Tu turno · Mesa de Cacheta")
+    expect(b).to_have_title("● Tu turno · Cacheta · Ana, Bruno")
     b.locator("#lang-pt").click()
-    expect(b).to_have_title("● Sua vez · Mesa de Cacheta")
-    expect(a).to_have_title("Pife ou Cacheta · Mesa")
+    expect(b).to_have_title("● Sua vez · Cacheta · Ana, Bruno")
+    expect(a).to_have_title("Cacheta · Ana, Bruno")
     assert set(_icons(a)) == {"/favicon.svg"}
 
     # Ana allows notifications (the browser grants them) and leaves the sound off (the default)
@@ -85,12 +85,16 @@ def test_title_favicon_sound_and_a_notification_in_a_hidden_tab(app_harness, new
     # Ana's tab is hidden; Bruno moves: her title, icon and a notification say it is her turn
     a.evaluate("window.__hidden = true")
     simple_turn(b)
-    expect(a).to_have_title("● Sua vez · Mesa de Cacheta")
+    expect(a).to_have_title("● Sua vez · Cacheta · Ana, Bruno")
     assert set(_icons(a)) == {"/icon-turn.svg"}
-    expect(b).to_have_title("Pife ou Cacheta · Mesa")
+    expect(b).to_have_title("Cacheta · Ana, Bruno")
     notes = a.evaluate("window.__notes")
     assert notes == [
-        {"title": "Sua vez · Mesa de Cacheta", "body": "É a sua vez de jogar.", "tag": "pifecacheta-turn"}
+        {
+            "title": "Sua vez · Cacheta · Ana, Bruno",
+            "body": "É a sua vez de jogar.",
+            "tag": "pifecacheta-turn",
+        }
     ]
     assert a.evaluate("window.__sounds") == []  # the chime is off by default
 
@@ -101,9 +105,9 @@ def test_title_favicon_sound_and_a_notification_in_a_hidden_tab(app_harness, new
     expect(a.locator("#sound-switch")).to_have_attribute("aria-checked", "true")
     a.keyboard.press("Escape")
     simple_turn(a)
-    expect(a).to_have_title("Pife ou Cacheta · Mesa")
+    expect(a).to_have_title("Cacheta · Ana, Bruno")
     simple_turn(b)
-    expect(a).to_have_title("● Sua vez · Mesa de Cacheta")
+    expect(a).to_have_title("● Sua vez · Cacheta · Ana, Bruno")
     a.wait_for_function("window.__sounds.length === 1")
     assert a.evaluate("window.__sounds")[0].endswith("/turn.wav")
     assert len(a.evaluate("window.__notes")) == 1

@@ -93,9 +93,9 @@ def _check_lobby(page: Page, width: int) -> None:
     _no_sideways(page)
     create, side = _box(page, ".lobby-create"), _box(page, ".lobby-side")
     assert not _overlap(create, side), (create, side)
-    if width < 992:  # a phone: one column, no fan, no steps (the page as it was)
+    if width < 992:  # a phone: one column, no fan; Como funciona under MINHAS MESAS
         expect(page.locator(".lobby-fan")).to_be_hidden()
-        expect(page.locator("#lobby-steps")).to_be_hidden()
+        expect(page.locator("#lobby-steps")).to_be_visible()
         assert abs(create["x"] - side["x"]) < 2, (create, side)
         return
     # two columns side by side, CRIAR MESA at the left, both in the screen

@@ -154,3 +154,21 @@ def test_player_ids_follow_the_waiting_room_then_stay_with_the_match(svc, people
     assert svc.player_ids(code) == sorted([ana.player_id, bia.player_id])
     svc.act(code, bia, Resign(), expected_version=svc.snapshot(code, bia).version)
     assert svc.player_ids(code) == sorted([ana.player_id, bia.player_id])  # her seat stays hers
+
+
+def test_rows_carry_the_round_and_cacheta_lives(svc, people):
+    """The round and each seat's lives (Cacheta) tell two tables of the same friends apart;
+    a waiting room has neither."""
+    ana, bia, *_ = people
+    code = svc.create_table(ana, CACHETA_7)
+    svc.join(code, bia)
+    (row,) = svc.my_tables(ana)
+    assert row.round_number == 0 and row.lives_left == ()
+    svc.start(code, ana)
+    (row,) = svc.my_tables(bia)
+    assert row.round_number == 1 and row.lives_left == (7, 7)
+    pife = svc.create_table(bia, PIFE)
+    svc.join(pife, ana)
+    svc.start(pife, bia)
+    row = next(r for r in svc.my_tables(ana) if r.code == pife)
+    assert row.round_number == 1 and row.lives_left == ()

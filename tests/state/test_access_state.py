@@ -170,16 +170,31 @@ def test_notice_choices(svc):
 def test_the_signal_chimes_and_notifies_once_per_new_reason(svc):
     async def run(_v, _a, notices):
         notices.sound, notices.notify = "1", "1"
-        first = await NoticeState.signal.fn(notices, "turn", "cacheta")
-        again = await NoticeState.signal.fn(notices, "turn", "cacheta")  # a language switch remounts
-        cleared = await NoticeState.signal.fn(notices, "", "cacheta")
+        first = await NoticeState.signal.fn(notices, "turn", "cacheta", "Ana, Bruno")
+        again = await NoticeState.signal.fn(
+            notices, "turn", "cacheta", "Ana, Bruno"
+        )  # a language switch remounts
+        cleared = await NoticeState.signal.fn(notices, "", "cacheta", "Ana, Bruno")
         return _js(first), _js(again), _js(cleared)
 
     first, again, cleared = in_tab(run)
-    title = json.dumps("● Sua vez · Mesa de Cacheta")
+    title = json.dumps("● Sua vez · Cacheta · Ana, Bruno")
     assert "/turn.wav" in first and title in first and '"nb": ""' not in first  # chime + notice
     assert "/turn.wav" not in again and title in again and '"nb": ""' in again  # title only
-    assert json.dumps("Pife ou Cacheta · Mesa") in cleared and "/favicon.svg" in cleared
+    assert json.dumps("Cacheta · Ana, Bruno") in cleared and "/favicon.svg" in cleared
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_a_tabs_title_names_the_game_and_the_seats_on_the_turn_and_off_it(lang):
+    """Two tables' tabs read apart: the game and the seats' names, "● Sua vez" first on the
+    viewer's turn; a waiting room's empty seats are left out."""
+    turn = signal_script("turn", lang, mode="pife", sound=False, notify=False, names="Ana, , Carmen")
+    idle = signal_script("", lang, mode="cacheta", sound=False, notify=False, names="Ana, Bruno, ")
+    mark = "● Sua vez · Pife · Ana, Carmen" if lang == "pt" else "● Tu turno · Pife · Ana, Carmen"
+    assert json.dumps(mark) in turn
+    assert json.dumps("Cacheta · Ana, Bruno") in idle
+    other = signal_script("", lang, mode="cacheta", sound=False, notify=False, names="Ana, Davi")
+    assert json.dumps("Cacheta · Ana, Davi") in other  # another table, another title
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
@@ -187,12 +202,12 @@ def test_signal_scripts_name_the_reason_in_the_viewers_language(lang):
     t = i18n.catalog(lang)
     for reason in ("turn", "next", "absence"):
         script = signal_script(reason, lang, mode="pife", sound=False, notify=True)
-        title = t[f"notice.title_{reason}"].replace("{game}", "Pife")
+        title = t[f"notice.title_{reason}"].replace("{game}", "Pife").replace(" · {names}", "")
         assert json.dumps(title) in script and "/icon-turn.svg" in script
         assert json.dumps(t[f"notice.body_{reason}"].replace("{game}", "Pife")) in script
         assert '"sound": ""' in script
     idle = signal_script("", lang, mode="pife", sound=True, notify=True)
-    assert json.dumps(t["notice.title_idle"]) in idle and '"on": false' in idle and "/turn.wav" not in idle
+    assert json.dumps("Pife") in idle and '"on": false' in idle and "/turn.wav" not in idle
 
 
 def test_turn_signal_inserts_values_as_json_only():

@@ -94,6 +94,28 @@ def test_rows_in_the_viewers_language(lang, game, theirs, mine, waiting, won, wh
     assert pife["game"] == "Pife" and pife["status"] in ("Expirou", "Expiró")
 
 
+@pytest.mark.parametrize(("lang", "rnd", "lives"), [("pt", "Rodada", "vidas"), ("es", "Ronda", "vidas")])
+def test_two_tables_of_the_same_friends_read_apart(lang, rnd, lives):
+    """The round and, in Cacheta, each seat's lives tell two tables of the same friends apart,
+    on screen and in the link's accessible name."""
+    one, two = rows_for(
+        [
+            _row(code="c1", round_number=3, lives_left=(6, 5)),
+            _row(code="c2", round_number=1, lives_left=(7, 7)),
+        ],
+        NOW,
+        lang,
+    )
+    assert one["game"] == f"Cacheta · 7 vidas · {rnd} 3" and two["game"] == f"Cacheta · 7 vidas · {rnd} 1"
+    assert one["seats"] == "Ana ♥ 6, Bia ♥ 5" and two["seats"] == "Ana ♥ 7, Bia ♥ 7"
+    assert one["label"].startswith(f"Cacheta · 7 vidas · {rnd} 3: Ana 6 {lives}, Bia 5 {lives}.")
+    assert one["label"] != two["label"]
+    pife = rows_for([_row(mode="pife", lives=0, round_number=2)], NOW, lang)[0]
+    assert pife["game"] == f"Pife · {rnd} 2" and pife["seats"] == "Ana, Bia"
+    waiting = rows_for([_row(status="lobby", round_number=0)], NOW, lang)[0]
+    assert waiting["game"] == "Cacheta · 7 vidas" and waiting["seats"] == "Ana, Bia"
+
+
 def test_the_watched_codes_kept_in_the_browser():
     assert remembered('["a", "b", "c", "d", "e", "f"]') == ["a", "b", "c", "d", "e"]
     assert remembered('{"a": 1}') == [] and remembered("") == []

@@ -79,15 +79,24 @@ def _chat_refusal() -> rx.Component:
 
 
 def chat() -> rx.Component:
-    """The table chat (``#chat``): the lines, the form, and the chat's own refusals."""
+    """The table chat (``#chat``): the lines (``#chat-log``, showing the newest), the form,
+    and the chat's own refusals."""
     return rx.vstack(  # type: ignore[no-any-return]
         rx.text(T["chat.title"], weight="bold", size="2", role="heading", aria_level=2),
-        rx.box(
+        # Reflex's auto_scroll: it opens on the newest line and follows each new one, unless
+        # the reader scrolled up to older lines (then it stays where they read)
+        rx.auto_scroll(
             rx.foreach(UI.chat, chat_line),
-            style={"max_height": "8em", "overflow_y": "auto"},
+            style={
+                "max_height": "8em",
+                "overflow_y": "auto",
+                "&:focus-visible": {"outline": "2px solid #ffd27f", "outline_offset": "2px"},
+            },
             width="100%",
             role="log",  # a new line is read out politely (WCAG 4.1.3)
             aria_label=T["chat.title"],
+            tab_index=0,  # a keyboard scrolls it to older lines
+            id="chat-log",
         ),
         _chat_form(),
         _chat_refusal(),

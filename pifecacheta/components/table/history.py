@@ -93,6 +93,9 @@ def _moves() -> rx.Component:
                 "margin": "0",
                 "padding": "0 0.3em 0 0",
                 "overflow_y": "auto",
+                # the containing block of its lines' visually hidden words (SR_ONLY, absolute):
+                # else those of the lines scrolled out of the list lengthen the page below it
+                "position": "relative",
                 "max_height": "var(--hist-height, 60vh)",
                 "font_size": "0.9em",
                 **FOCUS_RING,
@@ -139,6 +142,9 @@ def _rounds() -> rx.Component:
                 "margin": "0",
                 "padding": "0 0.3em 0 0",
                 "overflow_y": "auto",
+                # the containing block of its lines' visually hidden words (SR_ONLY, absolute):
+                # else those of the lines scrolled out of the list lengthen the page below it
+                "position": "relative",
                 "max_height": "var(--hist-height, 60vh)",
                 **FOCUS_RING,
             },

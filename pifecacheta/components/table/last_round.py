@@ -6,7 +6,10 @@ FIM DA RODADA closes at once. A slower player still sees who went out and the li
 card (``#last-round``) shows the newest past round (``TableState.past_rounds``, the same data as
 the history's Rodadas tab) until the viewer closes it (``#last-round-close``), moves in the new
 round (``TableUi.played_this_round``), or the round after it starts. The one who pressed
-PRÓXIMA RODADA does not get it (``LAST_CLOSED``). Its appearance is announced politely.
+PRÓXIMA RODADA does not get it (``LAST_CLOSED``), nor a page that did not show that round's
+FIM DA RODADA (``LAST_SEEN``: opened or reloaded in the new round, where the card would push
+the stock, the buttons and the hand below the fold; the history says it). Its appearance is
+announced politely.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import reflex as rx
 from reflex_base.vars import ObjectVar
 
 from pifecacheta.components.cards import card_face
-from pifecacheta.components.table.round_over import LAST_CLOSED, result_lines, went_out_text
+from pifecacheta.components.table.round_over import LAST_CLOSED, LAST_SEEN, result_lines, went_out_text
 from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, fill_in
 from pifecacheta.state.table import TableState
 from pifecacheta.state.ui_values import SeatUi
@@ -105,6 +108,7 @@ def last_round_card() -> rx.Component:
     shown = (
         (ROUNDS.length() > 0)
         & (newest.round_number == UI.round_number - 1)  # type: ignore[operator]
+        & (LAST_SEEN.value == newest.round_number)
         & (LAST_CLOSED.value != newest.round_number)
         & ~UI.played_this_round
     )

@@ -29,6 +29,10 @@ from pifecacheta.state.ui_values import MeldUi, SeatUi
 # card of the round just over (components/table/last_round.py) shows until it holds that round.
 # Pressing PRÓXIMA RODADA sets it too: the one who pressed has just read FIM DA RODADA.
 LAST_CLOSED = client_state_var("pfc_last_closed", default=0)
+# The number of the last round whose FIM DA RODADA this page showed (browser only, 0 after a
+# load): the summary card of a round comes only to a page that saw that round end, not to one
+# opened or reloaded in the next round (the history's Rodadas tab says what happened).
+LAST_SEEN = client_state_var("pfc_last_seen", default=0)
 
 PANEL_STYLE: dict[str, str] = {
     "padding": "1em",
@@ -341,4 +345,5 @@ def round_over_panel() -> rx.Component:
         spacing="3",
         id="round-over",
         style=PANEL_STYLE,
+        on_mount=LAST_SEEN.set_value(UI.round_number),
     )
