@@ -19,8 +19,8 @@ from pathlib import Path
 from _flows import browser_identity, create_table, join_table, service_or_skip
 from _planner import find_seed
 from _replay import hand
+from _round_end import act as _act
 from playwright.sync_api import Page, expect
-from test_round_end import _act
 
 from pifecacheta.rules import CACHETA_7, PIFE, GoOut
 
