@@ -331,6 +331,7 @@ _LINES_JS = """() => {
   const out = [];
   document.querySelectorAll('#round-over *').forEach((e, i) => {
     if (e.closest('#round-over-actions') || e.children.length || !e.textContent.trim()) return;
+    if (e.closest('details:not([open])') && !e.closest('summary')) return;  // folded: not shown
     const r = e.getBoundingClientRect();
     if (r.height === 0) return;
     out.push([i, r.top >= 0 && r.bottom <= Math.min(bar.top, innerHeight) + 0.5]);
