@@ -18,19 +18,20 @@ from pifecacheta.rules.config import Rules
 from pifecacheta.rules.match import Match, Phase, Round, apply, new_match
 from pifecacheta.rules.views import PlayerView, player_view
 
-from . import BOTS, luna_v1
+from . import BOTS, luna, luna_v1
 from .baselines import greedy, random_legal, simple
 from .common import Policy
 
 __all__ = ["RoundOutcome", "MatchOutcome", "policy", "play_round", "play_match", "POLICY_NAMES"]
 
-POLICY_NAMES = ("Carmen", "Tito", "Luna", "luna_v1", "greedy", "simple", "random")
+POLICY_NAMES = ("Carmen", "Tito", "Luna", "luna_base", "luna_v1", "greedy", "simple", "random")
 
 
 def policy(name: str) -> Policy:
     """The policy called ``name``: a bot of :data:`pifecacheta.bots.BOTS`, "greedy", "simple",
-    "random", or "luna_v1" (the rules-and-lookahead Luna the search Luna replaced, kept for
-    the head-to-head in ``bench/bench_bots.py``).
+    "random", "luna_v1" (the rules-and-lookahead Luna the search Luna replaced, kept for
+    the head-to-head in ``bench/bench_bots.py``) or "luna_base" (the search Luna's base
+    policy alone, :func:`~.luna.base_action`).
 
     Raises:
         KeyError: unknown name.
@@ -41,7 +42,7 @@ def policy(name: str) -> Policy:
         return simple
     if name == "random":
         return random_legal
-    fn = luna_v1.choose_action if name == "luna_v1" else BOTS[name]
+    fn = {"luna_v1": luna_v1.choose_action, "luna_base": luna.base_action}.get(name) or BOTS[name]
 
     def bot(view: PlayerView, rng: random.Random) -> Action | None:
         return fn(view, rng=rng)

@@ -11,22 +11,29 @@ and race, for ``TURNS_EACH`` turns per seat; then the static race of
 :func:`~.search.rollout`; claims of a discard included), scoring +1 (she goes out first),
 -1 (another seat does) or 0.
 
-Her **base policy** is Luna v1 (:mod:`.luna_v1`: the hand heuristic with one-draw lookahead
-and the danger of a throw). The search overrules it only where it is decisive: every
-alternative is played out on the same samples as v1's choice, and the best of them replaces
-it when its paired mean gain is more than ``Z`` standard errors above 0
-(:func:`_confident`); otherwise v1's choice stands. A few samples of a noisy race would
-otherwise pick at random among near-equal throws (measured: 40-43% against v1 heads-up in
-Pife when the search's best average decided alone).
+Her **base policy** (:func:`base_action`, :data:`STYLE`) is Luna v1's hand heuristic
+(:mod:`.luna_v1`: melds, pairs with live copies, outs, one-draw lookahead) with two rules of
+the ``simple`` player, each chosen on duplicate deals (``bench/README.md``): she throws only
+among the cards that leave the most cards in melds (``cover_first``: no melded card is broken
+up to keep a pair), and the heuristic carries no danger term (holding back cards that might
+feed a seat cost her more rounds than it saved; the search sees the danger of a throw in its
+samples). The search overrules the base only where it is decisive: every alternative is
+played out on the same samples as the base's choice, and the best of them replaces it when
+its paired mean gain is more than ``Z`` standard errors above 0 (:func:`_confident`);
+otherwise the base's choice stands. A few samples of a noisy race would otherwise pick at
+random among near-equal throws (measured: 40-43% against v1 heads-up in Pife when the
+search's best average decided alone).
 
-- **Discard**: v1's throw against the :data:`TOP` throws of best heuristic value (the
-  cards she may throw, seed 000 line 54), valued on the same samples: the chance the throw
+- **Discard**: the base's throw against the :data:`TOP` throws of best heuristic value
+  among those that leave the most in melds (of the cards she may throw, seed 000 line 54),
+  valued on the same samples: the chance the throw
   lets someone go out at once (Pife's louca, line 60; an announced seat jumping the queue or
   the next seat taking it, lines 54 and 64) or feeds the next seat a card that melds, and
   her chance to go out first with the 9 cards kept as the hands improve.
 - **Draw or take**: the top discard is weighed only when it completes or extends a meld
-  ("Dicas", line 43); v1's choice, unless the samples say the other pays: taking it (and
-  v1's throw after it) against drawing the sample's top stock card (and v1's throw after it).
+  ("Dicas", line 43); the base's choice, unless the samples say the other pays: taking it
+  (and the base's throw after it) against drawing the sample's top stock card (and the
+  base's throw after it).
 - **Go out** whenever the engine allows (line 56: it wins the round); **NA BOA** as Luna v1:
   when one away and an out is still unseen (line 64).
 
@@ -49,7 +56,7 @@ from __future__ import annotations
 import os
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pifecacheta.rules.actions import Action, AnnounceOneAway, Discard, Draw, GoOut, TakeDiscard
 from pifecacheta.rules.cards import Card
@@ -59,12 +66,27 @@ from pifecacheta.rules.views import PlayerView
 
 from .common import allowed_discards, go_out_plan, index_with_top, is_my_turn, off_turn_action, settled_draw
 from .hand import HandIndex
-from .luna_v1 import STYLE, STYLE_CACHETA
+from .luna_v1 import STYLE as V1_STYLE
+from .luna_v1 import STYLE_CACHETA as V1_STYLE_CACHETA
 from .playout import Playout
 from .sampling import Determinization, Sampler
-from .strategy import Style, Table, _best_discard, _draw_or_take, _Scorer, wants_announce
+from .strategy import Style, Table, _best_discard, _draw_or_take, _Scorer, decide, most_cover, wants_announce
 
-__all__ = ["Budget", "budget", "choose_action", "MIN_SAMPLES", "MAX_SAMPLES"]
+__all__ = [
+    "Budget",
+    "budget",
+    "choose_action",
+    "base_action",
+    "STYLE",
+    "STYLE_CACHETA",
+    "MIN_SAMPLES",
+    "MAX_SAMPLES",
+]
+
+#: her base policy's weights (module docstring): v1's, without the danger term and throwing
+#: only among the cards that leave the most in melds
+STYLE = replace(V1_STYLE, defence=0.0, cover_first=True)
+STYLE_CACHETA = replace(V1_STYLE_CACHETA, defence=0.0, cover_first=True)
 
 MIN_SAMPLES = 8
 MAX_SAMPLES = 400
@@ -95,6 +117,11 @@ def _style(view: PlayerView) -> Style:
     return STYLE if view.rules.mode is Mode.PIFE else STYLE_CACHETA
 
 
+def base_action(view: PlayerView, *, rng: random.Random) -> Action | None:
+    """Her base policy alone, without the search (:data:`STYLE`; the bench's ``luna_base``)."""
+    return decide(view, _style(view), rng)
+
+
 def choose_action(view: PlayerView, *, rng: random.Random, limit: Budget | None = None) -> Action | None:
     """Luna's action for ``view`` (None: nothing to do now); ``limit`` overrides the
     environment's :func:`budget`. Deterministic for a given view and rng state when the
@@ -113,12 +140,12 @@ def choose_action(view: PlayerView, *, rng: random.Random, limit: Budget | None 
     return _discard(view, style, srng, lim)
 
 
-#: candidates searched per decision: the best by v1's heuristic (the others keep fewer cards
+#: candidates searched per decision: the best by the base heuristic (the others keep fewer cards
 #: in melds and lose to them on nearly every sample)
 TOP = 4
 #: turns of improving play per active seat, then draws of the static race per active seat
 TURNS_EACH, TAIL_EACH = 3, 2
-#: the search overrules v1's choice only when its paired mean gain is more than ``Z``
+#: the search overrules the base policy's choice only when its paired mean gain is more than ``Z``
 #: standard errors from 0, with at least ``MIN_DIFFERENT`` samples where the two differ
 Z = 1.5
 MIN_DIFFERENT = 2
@@ -179,33 +206,35 @@ def _confident(diffs: list[int]) -> float:
 
 
 def _discard(view: PlayerView, style: Style, rng: random.Random, lim: Budget) -> Action:
-    """v1's throw, or the searched throw that beats it with confidence (module docstring)."""
+    """The base policy's throw, or the searched throw that beats it with confidence (module docstring)."""
     idx = HandIndex.of(view.hand, wilds=view.wilds, plain=view.plain, rules=view.rules)
     allowed = set(allowed_discards(view))
     cand = [i for i, c in enumerate(idx.cards) if c in allowed]
+    if style.cover_first:
+        cand = most_cover(idx, cand)
     table = Table(view, style)
     scorer = _Scorer(idx, table, style)
     leaf = {i: scorer.value(idx.full ^ (1 << i)) for i in cand}
-    v1 = max(cand, key=lambda i: (leaf[i] - style.defence * table.danger(idx.cards[i].face), -i))
+    pick = max(cand, key=lambda i: (leaf[i] - style.defence * table.danger(idx.cards[i].face), -i))
     if len(cand) == 1:
-        return Discard(idx.cards[v1])
-    others = [i for i in _top(cand, leaf) if i != v1]
-    mine = {i: _without(idx.cards, i) for i in (v1, *others)}
+        return Discard(idx.cards[pick])
+    others = [i for i in _top(cand, leaf) if i != pick]
+    mine = {i: _without(idx.cards, i) for i in (pick, *others)}
     search = _Search(view, rng, lim)
     diffs: dict[int, list[int]] = {i: [] for i in others}
     while search.more():
         det = search.next()
         top = len(det.stock) - 1
-        base = search.race(det, mine[v1], top, idx.cards[v1])
+        ref = search.race(det, mine[pick], top, idx.cards[pick])
         for i in others:
-            diffs[i].append(search.race(det, mine[i], top, idx.cards[i]) - base)
+            diffs[i].append(search.race(det, mine[i], top, idx.cards[i]) - ref)
     gain = {i: _confident(diffs[i]) for i in others}
-    best = max(others, key=lambda i: (gain[i], leaf[i], -i), default=v1)
-    return Discard(idx.cards[best if gain.get(best, 0.0) > 0 else v1])
+    best = max(others, key=lambda i: (gain[i], leaf[i], -i), default=pick)
+    return Discard(idx.cards[best if gain.get(best, 0.0) > 0 else pick])
 
 
 def _draw(view: PlayerView, style: Style, rng: random.Random, lim: Budget) -> Action:
-    """v1's draw or take, unless the samples say the other pays, with confidence."""
+    """The base policy's draw or take, unless the samples say the other pays, with confidence."""
     settled = settled_draw(view)
     if settled is not None:
         return settled
@@ -218,7 +247,7 @@ def _draw(view: PlayerView, style: Style, rng: random.Random, lim: Budget) -> Ac
         return Draw()  # it neither completes nor extends a meld (seed 000 line 43)
     table = Table(view, style)
     base = _draw_or_take(view, style, table, rng)
-    # the throw after taking is v1's, as after drawing (:func:`_drawn_race`)
+    # the throw after taking is the base policy's, as after drawing (:func:`_drawn_race`)
     _, i, _ = _best_discard(idx, table, style, top.face, rng)
     mine = _without(idx.cards, i)
     search = _Search(view, rng, lim)
@@ -250,7 +279,7 @@ def _drawn_race(
     rng: random.Random,
 ) -> int:
     """The race after drawing in one sample (+1 / -1 / 0): the sample's top stock card joins
-    the hand, v1's heuristic picks the throw, the playout goes on from the next card."""
+    the hand, the base policy's heuristic picks the throw, the playout goes on from the next card."""
     if not det.stock:
         return 0
     x = det.stock[-1]

@@ -42,7 +42,7 @@ from .common import (
 )
 from .hand import HandIndex, face_neighbours
 
-__all__ = ["Style", "decide", "Table"]
+__all__ = ["Style", "decide", "Table", "most_cover"]
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,9 @@ class Style:
             who jump the queue on any discard of an out (seed 000 line 64); the next player's
             plain pick is not worth the cards kept back to avoid it.
         noise: random jitter added to values (a human-looking, weaker bot).
+        cover_first: throw only among the cards whose removal leaves the most cards in melds
+            (the ``simple`` player's first rule), the value choosing among those: no melded
+            card is broken up to keep a pair or a live out.
     """
 
     live_weight: float = 0.0
@@ -75,6 +78,7 @@ class Style:
     announce_needs_live: bool = False
     noise: float = 0.0
     cacheta_announced_only: bool = False
+    cover_first: bool = False
 
 
 class Table:
@@ -228,15 +232,25 @@ def _expected_gain(idx: HandIndex, mask: int, table: Table) -> float:
     return sum(g * table.unseen[f] for f, g in gain.items()) / table.unseen_total
 
 
+def most_cover(idx: HandIndex, cand: list[int]) -> list[int]:
+    """The positions of ``cand`` (cards of ``idx``) whose removal leaves the most cards in
+    melds, in their order (``cand`` must not be empty)."""
+    cover = {i: idx.max_cover(idx.full ^ (1 << i)) for i in cand}
+    top = max(cover.values())
+    return [i for i in cand if cover[i] == top]
+
+
 def _best_discard(
     idx: HandIndex, table: Table, style: Style, forbidden: Face | None, rng: random.Random
 ) -> tuple[float, int, _Scorer]:
     """(value, position, scorer) of the best card to discard from the indexed 10 cards."""
     best: tuple[float, int] | None = None
     scorer = _Scorer(idx, table, style)
-    for i, c in enumerate(idx.cards):
-        if forbidden is not None and c.face == forbidden:
-            continue
+    cand = [i for i, c in enumerate(idx.cards) if forbidden is None or c.face != forbidden]
+    if style.cover_first:
+        cand = most_cover(idx, cand)
+    for i in cand:
+        c = idx.cards[i]
         mask = idx.full ^ (1 << i)
         val = scorer.value(mask)
         if style.defence:
