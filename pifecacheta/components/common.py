@@ -42,6 +42,25 @@ def polite_region(*children: Any, id: str, atomic: bool = False) -> rx.Component
     return rx.el.div(*children, aria_live="polite", id=id, style=SR_ONLY, **atomic_attr)  # type: ignore[no-any-return]
 
 
+def close_button(
+    label: Any, on_click: Any, *, id: str, style: dict[str, Any], title: Any = None
+) -> rx.Component:
+    """A small ghost "x" icon button that closes a notice: ``label`` is its accessible name
+    (and, with ``title``, its hover text); ``style`` gives its colour or focus ring."""
+    extra: dict[str, Any] = {} if title is None else {"title": title}
+    return rx.icon_button(  # type: ignore[no-any-return]
+        rx.icon("x", size=14),
+        size="1",
+        variant="ghost",
+        color_scheme="gray",
+        aria_label=label,
+        on_click=on_click,
+        id=id,
+        style=style,
+        **extra,
+    )
+
+
 def lang_button(code: str, label: str) -> rx.Component:
     """One language choice; pressed when it is the current language."""
     return rx.button(  # type: ignore[no-any-return]

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import reflex as rx
 
-from pifecacheta.components.common import page_shell
+from pifecacheta.components.common import close_button, page_shell
 from pifecacheta.components.house_rules import lobby_house_rules
 from pifecacheta.components.lobby_name import name_input, name_limit
 from pifecacheta.components.my_tables import FOCUS_RING, my_tables
+from pifecacheta.components.table.shared import fill_in
 from pifecacheta.state.access import AccessState
 from pifecacheta.state.lobby import LobbyState
 from pifecacheta.state.my_tables import MyTablesState
@@ -86,21 +87,13 @@ def entered_line() -> rx.Component:
             AccessState.entered_as != "",
             rx.hstack(
                 rx.text(
-                    # split and joined: a name's "$&" is no replacement pattern
-                    t["access.entered"].split("{name}").join(AccessState.entered_as),
+                    fill_in(t["access.entered"], "{name}", AccessState.entered_as),
                     size="2",
                     id="entered-text",
                 ),
                 rx.spacer(),
-                rx.icon_button(
-                    rx.icon("x", size=14),
-                    size="1",
-                    variant="ghost",
-                    color_scheme="gray",
-                    aria_label=t["btn.continue"],
-                    on_click=AccessState.close_entered,
-                    id="entered-close",
-                    style={"color": "white"},
+                close_button(
+                    t["btn.continue"], AccessState.close_entered, id="entered-close", style={"color": "white"}
                 ),
                 align="center",
                 width="100%",

@@ -20,6 +20,7 @@ import reflex as rx
 from reflex_base.vars import ObjectVar
 
 from pifecacheta.components.cards import card_face
+from pifecacheta.components.common import close_button
 from pifecacheta.components.table.round_over import LAST_CLOSED, LAST_SEEN, result_lines, went_out_text
 from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, fill_in
 from pifecacheta.state.table import TableState
@@ -56,16 +57,12 @@ def _card(r: Any) -> rx.Component:
                 style={"opacity": "0.85"},
             ),
             rx.spacer(),
-            rx.icon_button(
-                rx.icon("x", size=14),
-                size="1",
-                variant="ghost",
-                color_scheme="gray",
-                aria_label=T["last.close"],
-                title=T["last.close"],
-                on_click=LAST_CLOSED.set_value(r.round_number),
+            close_button(
+                T["last.close"],
+                LAST_CLOSED.set_value(r.round_number),
                 id="last-round-close",
                 style=FOCUS_RING,
+                title=T["last.close"],
             ),
             width="100%",
             align="center",
