@@ -132,7 +132,6 @@ def access_panel() -> rx.Component:
     )
     return rx.box(  # type: ignore[no-any-return]
         rx.cond(ViewerState.replaced, replaced, normal),
-        on_unmount=AccessState.forget,
         style=PANEL,
     )
 

@@ -4,8 +4,12 @@ The link is ``<origin>/acesso/entrar#<player_id>.<secret>``: the credential ride
 fragment, which no HTTP request carries, and the page that opens it takes it out of the address
 bar at once (:data:`~pifecacheta.state.browser_scripts.READ_ACCESS_FRAGMENT`), stores it in this
 browser (``ViewerState.adopt``) and goes to the lobby. The link and its QR code (an SVG drawn by
-segno, sent as a ``data:`` URL) exist only while ``/acesso`` is open: a page load's full state
-leaves them out (:meth:`AccessState.dict`) and leaving the page clears them.
+segno, sent as a ``data:`` URL) reach the browser only in the delta of ``/acesso``'s on_load
+(or of a new key): a page load's full state leaves them out (:meth:`AccessState.dict`), and no
+other page changes them, so no other page's frames carry them. They stay in this tab's server
+state, beside the secret that ``ViewerState`` keeps there anyway; nothing clears them on leaving
+the page (an unmount event cannot say so: React's StrictMode, on in Reflex's development server,
+unmounts and mounts every new component once, after the on_load).
 """
 
 from __future__ import annotations
@@ -91,12 +95,6 @@ class AccessState(rx.State):
         origin = str(getattr(self.router.url, "origin", "") or "")
         self.link = access_link(origin, viewer.player_id, viewer.secret)
         self.qr = qr_data_url(self.link)
-
-    @rx.event
-    def forget(self) -> None:
-        """Leaving ``/acesso``: the link and QR code leave this tab's state."""
-        self.link = self.qr = ""
-        self.copied = self.renewed = False
 
     @rx.event
     def copy(self) -> Any:
