@@ -40,6 +40,9 @@ class _Feed:
             fut.set_result(None)
         return Delivery(len(self.published), (fut,))
 
+    async def apublish(self, code: str, *, skip: str = "") -> Delivery:
+        return self.publish(code, skip=skip)
+
 
 @pytest.fixture
 def wired(monkeypatch):
@@ -47,8 +50,9 @@ def wired(monkeypatch):
     return _Service(), _Feed()
 
 
-def _run(svc: _Service, feed: _Feed, *calls: tuple[str, bool]) -> None:
-    """Link the service to the feed, fire ``on_change(code)`` for each (code, from_a_thread), settle."""
+def _run(svc: _Service, feed: _Feed, *calls: tuple[str, bool], settled: Any = None) -> None:
+    """Link the service to the feed, fire ``on_change(code)`` for each (code, from_a_thread),
+    wait up to 5 s for ``settled()`` (when given), then 0.1 s more for anything further."""
 
     async def main() -> None:
         publish_service_changes(svc, feed)
@@ -60,6 +64,9 @@ def _run(svc: _Service, feed: _Feed, *calls: tuple[str, bool]) -> None:
                 t.join()
             else:
                 listener(code)
+        deadline = asyncio.get_running_loop().time() + 5
+        while settled is not None and not settled() and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.01)
         await asyncio.sleep(0.1)
 
     asyncio.run(main())
@@ -67,7 +74,7 @@ def _run(svc: _Service, feed: _Feed, *calls: tuple[str, bool]) -> None:
 
 def test_each_change_is_published_once_from_the_loop_or_a_thread(wired):
     svc, feed = wired
-    _run(svc, feed, ("A", False), ("B", True))
+    _run(svc, feed, ("A", False), ("B", True), settled=lambda: len(feed.published) == 2)
     assert sorted(feed.published) == ["A", "B"]
 
 
@@ -75,7 +82,7 @@ def test_a_failed_delivery_is_logged_and_tried_once_more(wired, caplog):
     svc, feed = wired
     feed.failures = 1
     with caplog.at_level(logging.ERROR, logger="pifecacheta.live.service_link"):
-        _run(svc, feed, ("A", True))
+        _run(svc, feed, ("A", True), settled=lambda: len(feed.published) == 2)
     assert feed.published == ["A", "A"]
     assert [r.getMessage() for r in caplog.records] == ["live update of table A failed"]
 
@@ -84,7 +91,7 @@ def test_a_delivery_failing_twice_is_not_retried_forever(wired, caplog):
     svc, feed = wired
     feed.failures = 5
     with caplog.at_level(logging.ERROR, logger="pifecacheta.live.service_link"):
-        _run(svc, feed, ("A", False))
+        _run(svc, feed, ("A", False), settled=lambda: len(caplog.records) == 2)
     assert feed.published == ["A", "A"] and len(caplog.records) == 2
 
 
