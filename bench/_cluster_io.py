@@ -40,14 +40,38 @@ from _load_io import Config, Server, free_port, ratios
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def pg_server() -> Any:
-    """A started throwaway PostgreSQL server (``tests/_pg.py``'s ``PgServer``); raises
-    ``PgUnavailable`` when Debian's ``postgresql`` is not installed (``scripts/test.sh`` does)."""
+def exit_on_signals() -> None:
+    """From now on SIGINT raises KeyboardInterrupt and SIGTERM / SIGHUP SystemExit(128 + n)
+    (SIGINT even when the shell started the bench ignoring it), so every ``finally`` runs and
+    stops what was started; the first one makes the next ones ignored, so that a second Ctrl-C
+    or a supervisor's repeated SIGTERM cannot cut that clean-up short."""
+    signals = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+    def leave(signum: int, _frame: Any) -> None:
+        for sig in signals:
+            signal.signal(sig, signal.SIG_IGN)
+        raise KeyboardInterrupt if signum == signal.SIGINT else SystemExit(128 + signum)
+
+    for sig in signals:
+        signal.signal(sig, leave)
+
+
+def pg_server(into: list[Any] | None = None) -> Any:
+    """Start a throwaway PostgreSQL server (``tests/_pg.py``'s ``PgServer``), append it to
+    ``into`` and return it; a start cut short (an exception, a signal's SystemExit) stops what
+    it started and re-raises. Raises ``PgUnavailable`` when Debian's ``postgresql`` is not
+    installed (``scripts/test.sh`` does)."""
     sys.path.insert(0, str(ROOT / "tests"))
     from _pg import PgServer  # type: ignore[import-not-found]
 
     pg = PgServer()
-    pg.start()
+    try:
+        pg.start()
+    except BaseException:
+        pg.stop()
+        raise
+    if into is not None:
+        into.append(pg)
     return pg
 
 
@@ -130,7 +154,11 @@ class Cluster:
             self.redis = subprocess.Popen(
                 [*cmd, "--dir", str(workdir)], stdout=log, stderr=subprocess.STDOUT, start_new_session=True
             )
-        self._wait_redis()
+        try:
+            self._wait_redis()
+        except BaseException:  # a signal's SystemExit too: the caller never gets this cluster to stop
+            self.stop_redis()
+            raise
         self.env = env | {
             "PIFECACHETA_DB_URL": db_url, "REFLEX_REDIS_URL": f"redis://127.0.0.1:{self.redis_port}/0",
             "GRANIAN_WORKERS": "1",
@@ -249,22 +277,32 @@ class Cluster:
                 out[pid] = out.get(pid, 0) + int(n)
         return by_pid[0], by_pid[1]
 
+    def stop_redis(self) -> None:
+        """Stop Redis (its own process group)."""
+        _stop_group(self.redis)
+
     def stop(self) -> None:
         """Stop nginx, the backends and Redis; drop the database."""
         for b in self.backends:
             b.stop()
-        for proc in (self.nginx, self.redis):
-            if proc is not None and proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
-                try:
-                    proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    os.killpg(proc.pid, signal.SIGKILL)
+        _stop_group(self.nginx)
+        self.stop_redis()
         self.nginx = None
         try:
             self.pg.drop_database(self.db_name)
         except Exception:  # noqa: BLE001, S110 - the server goes at the end of the bench anyway
             pass
+
+
+def _stop_group(proc: subprocess.Popen[bytes] | None) -> None:
+    """SIGTERM the process group of ``proc`` (started with ``start_new_session``), SIGKILL it
+    after 10 s; nothing when it is None or has exited."""
+    if proc is not None and proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
 
 
 def _tree_pids(pid: int) -> set[int]:

@@ -34,7 +34,6 @@ import json
 import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -45,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _cluster_io import exit_on_signals  # noqa: E402
 from _load_io import ROW, Config, Server, SioTab, med, pct, print_report, ratios, top_frames  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -445,10 +445,11 @@ def main() -> int:
         ap.error("--processes runs its own configurations: no --compare with it")
     configs = [] if args.processes and args.skip_sqlite else [Config("A", ROOT)]
     configs += [Config(f"P{p}", ROOT, processes=p) for p in args.processes or []]
+    exit_on_signals()
     if args.processes:
         from _cluster_io import pg_server
 
-        PG.append(pg_server())
+        pg_server(PG)
         print(f"PostgreSQL (throwaway, fsync off) on port {PG[0].port}; Redis and nginx per run")
     if args.compare or args.compare_env:
         env = dict(kv.split("=", 1) for kv in args.compare_env)
@@ -461,12 +462,6 @@ def main() -> int:
         "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()),
     )
 
-    def leave(signum: int, _frame: Any) -> None:  # unwinds through every finally: servers stop
-        raise SystemExit(128 + signum)
-
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # even when started with SIGINT ignored
-    signal.signal(signal.SIGTERM, leave)
-    signal.signal(signal.SIGHUP, leave)
     results: dict[str, list[dict[str, Any]]] = {c.label: [] for c in configs}
     interrupted = failed = False
     try:

@@ -67,7 +67,7 @@ async def run_feed(feed: LiveFeed) -> None:
         try:
             await asyncio.gather(feed.listen(), feed.keep_alive_loop())
         finally:
-            feed.close()
+            await feed.aclose()
 
 
 async def run_once_per_cluster(job: Callable[[], Coroutine[Any, Any, None]], url: str | None = None) -> None:

@@ -83,6 +83,16 @@ class LiveFeed(Protocol):
         blocks: the pushes run as tasks (none outside a running app or event loop)."""
         ...
 
+    async def apublish(self, code: str, *, skip: str = "") -> Delivery:
+        """:meth:`publish` for a caller on the event loop: the same count and pushes, without
+        blocking the loop while the count is made (a cluster's Redis round trip)."""
+        ...
+
+    async def apublish_many(self, codes: Sequence[str]) -> list[Delivery]:
+        """:meth:`apublish` of each of ``codes`` (in that order, no tab skipped), in one
+        round trip where the feed makes any; their deliveries in the same order."""
+        ...
+
     async def refresh(self, token: str) -> bool:
         """Re-evaluate tab ``token``'s view now (a state modification changing nothing:
         the tab gets the view only if it differs). False when there is no app to do it;

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import reflex as rx
@@ -175,6 +175,14 @@ class LocalFeed:
         """See :meth:`LiveFeed.publish`: counts the change here, then :meth:`push_tabs`."""
         count = self.registry.count(code)
         return Delivery(count, self.push_tabs(code, count, skip=skip))
+
+    async def apublish(self, code: str, *, skip: str = "") -> Delivery:
+        """See :meth:`LiveFeed.apublish`: :meth:`publish` (nothing here blocks)."""
+        return self.publish(code, skip=skip)
+
+    async def apublish_many(self, codes: Sequence[str]) -> list[Delivery]:
+        """See :meth:`LiveFeed.apublish_many`: :meth:`publish` of each code."""
+        return [self.publish(code) for code in codes]
 
     def push_tabs(self, code: str, count: int, *, skip: str = "") -> tuple[asyncio.Future[None], ...]:
         """Start one push of ``count`` (:meth:`_push`) per tab of this process watching table

@@ -8,7 +8,8 @@ exactly as :class:`~pifecacheta.live.local.LocalFeed` does. What is shared goes 
   (``INCR``), so it means the same on every process; :meth:`RedisFeed.changes` reads it.
 * every published change is ONE message on the channel ``pifecacheta:feed``, a JSON object
   ``{"code": <table code>, "count": <count after it>, "from": <publishing feed's id>}``, sent
-  in the same Lua script as the ``INCR`` (one round trip; messages leave in count order).
+  in the same Lua script as the ``INCR`` (one round trip; messages leave in count order). One
+  script call publishes any number of keys (a table's players' MINHAS MESAS keys at once).
 * every process subscribes to the channel. A change heard from another process is first
   handed to ``on_remote(code)`` (the app invalidates this process's snapshot cache and wakes
   its bot scheduler there), then pushed to this process's tabs of the table. A push with a
@@ -19,11 +20,14 @@ exactly as :class:`~pifecacheta.live.local.LocalFeed` does. What is shared goes 
   resubscribe) therefore *resyncs*: every table with a tab here is read again from Redis's
   counters, handed to ``on_remote`` and pushed to each of its tabs, whose view then re-reads.
 
-:meth:`RedisFeed.publish` and :meth:`RedisFeed.changes` make ONE blocking Redis round trip
-(a synchronous client with a 1 s socket timeout; a localhost round trip is ~0.1 ms), so the
-protocol's synchronous signatures hold. When Redis cannot be reached they fall back to this
-process's last known count (+1 for a publish) and log a warning; the other processes catch
-up at their resync once Redis is back.
+:meth:`RedisFeed.apublish` and :meth:`RedisFeed.apublish_many` (what the app calls on its
+event loop) make ONE round trip on an asyncio client, so the loop serves other tabs while Redis
+answers. :meth:`RedisFeed.publish` and :meth:`RedisFeed.changes` make ONE blocking round trip
+(a synchronous client with a 1 s socket timeout), for callers outside the loop; on the loop
+they stall every tab of the process for that round trip (under load the profile showed ~18%
+of the loop's wall time there). All of them, when Redis cannot be reached, fall back to this
+process's last known count (+1 for a publish) and log a warning; the other processes catch up
+at their resync once Redis is back.
 
 Reflex's Redis state manager gives each stored state of a tab the TTL
 ``REFLEX_REDIS_TOKEN_EXPIRATION`` (1 h by default) and renews it only when that state is
@@ -43,12 +47,13 @@ import json
 import logging
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import redis
 import redis.asyncio as aioredis
 import reflex as rx
+from redis.commands.core import AsyncScript
 from redis.exceptions import RedisError
 
 from pifecacheta.live.feed import Delivery, Tab
@@ -63,12 +68,17 @@ SOCKET_TIMEOUT = 1.0  # seconds a blocking round trip may take before the fallba
 POLL_SECONDS = 1.0  # the subscriber's longest wait for a message (then a health check)
 RETRY_SECONDS = (0.2, 0.5, 1.0, 2.0)  # waits before each new subscription after a failure
 
-# INCR the table's counter, keep it 30 days, publish the change; returns the new count.
+# For each key i: INCR its counter, keep it 30 days, publish the change; returns the new
+# counts in KEYS order. ARGV: channel, feed id, TTL ms, then the codes in KEYS order.
 _PUBLISH_LUA = """
-local n = redis.call('INCR', KEYS[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-redis.call('PUBLISH', ARGV[1], cjson.encode({code = ARGV[2], count = n, from = ARGV[3]}))
-return n
+local out = {}
+for i = 1, #KEYS do
+    local n = redis.call('INCR', KEYS[i])
+    redis.call('PEXPIRE', KEYS[i], ARGV[3])
+    redis.call('PUBLISH', ARGV[1], cjson.encode({code = ARGV[i + 3], count = n, from = ARGV[2]}))
+    out[i] = n
+end
+return out
 """
 
 
@@ -121,6 +131,7 @@ class RedisFeed(LocalFeed):
             url, socket_timeout=SOCKET_TIMEOUT, socket_connect_timeout=SOCKET_TIMEOUT
         )
         self._script = self._sync.register_script(_PUBLISH_LUA)
+        self._aio: tuple[asyncio.AbstractEventLoop, aioredis.Redis, AsyncScript] | None = None
         self._counts: dict[str, int] = {}  # code -> highest count known here
         self._counts_lock = threading.Lock()
         self._subscribed = asyncio.Event()  # set while a subscription is confirmed
@@ -149,19 +160,65 @@ class RedisFeed(LocalFeed):
         self.registry.watch(code, tab)
         return self.changes(code)
 
+    def _args(self, codes: list[str]) -> tuple[list[str], list[Any]]:
+        return [count_key(c) for c in codes], [CHANNEL, self.feed_id, COUNT_TTL_MS, *codes]
+
+    def _published(self, codes: list[str], raw: Any, skip: str) -> list[Delivery]:
+        """The deliveries of ``codes`` from the script's reply ``raw`` (None: Redis was
+        unreachable, the counts known here + 1), each with its pushes started."""
+        out = []
+        for i, code in enumerate(codes):
+            if raw is None:
+                with self._counts_lock:
+                    count = self._counts.get(code, 0) + 1
+            else:
+                count = int(raw[i])
+            self._known(code, count)
+            out.append(Delivery(count, self.push_tabs(code, count, skip=skip)))
+        return out
+
     def publish(self, code: str, *, skip: str = "") -> Delivery:
-        """See :meth:`LiveFeed.publish`: ``INCR`` + ``PUBLISH`` in one script, then the pushes
-        to this process's watching tabs but ``skip`` (the other processes push to theirs when
-        the message reaches them). Without Redis: the count known here + 1, local pushes only."""
+        """See :meth:`LiveFeed.publish`: ``INCR`` + ``PUBLISH`` in one blocking script call,
+        then the pushes to this process's watching tabs but ``skip`` (the other processes push
+        to theirs when the message reaches them). Without Redis: the count known here + 1,
+        local pushes only. On the event loop prefer :meth:`apublish`."""
+        keys, args = self._args([code])
         try:
-            raw = self._script(keys=[count_key(code)], args=[CHANNEL, code, self.feed_id, COUNT_TTL_MS])
-            count = int(cast(int, raw))
+            raw = self._script(keys=keys, args=args)
         except RedisError as exc:
             log.warning("live feed: Redis unreachable, change of table %s told here only (%r)", code, exc)
-            with self._counts_lock:
-                count = self._counts.get(code, 0) + 1
-        self._known(code, count)
-        return Delivery(count, self.push_tabs(code, count, skip=skip))
+            raw = None
+        return self._published([code], raw, skip)[0]
+
+    def _async_script(self) -> AsyncScript:
+        """The publish script on an asyncio client of the running loop (made on first use;
+        again when the loop changed)."""
+        loop = asyncio.get_running_loop()
+        if self._aio is None or self._aio[0] is not loop:
+            client = aioredis.Redis.from_url(
+                self.url, socket_timeout=SOCKET_TIMEOUT, socket_connect_timeout=SOCKET_TIMEOUT
+            )
+            self._aio = (loop, client, client.register_script(_PUBLISH_LUA))
+        return self._aio[2]
+
+    async def apublish_many(self, codes: Sequence[str], *, skip: str = "") -> list[Delivery]:
+        """:meth:`apublish` of each of ``codes`` in ONE script call (in that order); returns
+        their deliveries in the same order ([] for no codes)."""
+        codes = list(codes)
+        if not codes:
+            return []
+        keys, args = self._args(codes)
+        try:
+            raw = await self._async_script()(keys=keys, args=args)
+        except (RedisError, OSError) as exc:
+            log.warning("live feed: Redis unreachable, changes of %s told here only (%r)", codes, exc)
+            raw = None
+        return self._published(codes, raw, skip)
+
+    async def apublish(self, code: str, *, skip: str = "") -> Delivery:
+        """See :meth:`LiveFeed.apublish`: :meth:`publish` without blocking the event loop (one
+        round trip on an asyncio client; the same fallback when Redis cannot be reached)."""
+        return (await self.apublish_many([code], skip=skip))[0]
 
     # --- the subscriber --------------------------------------------------------------
 
@@ -296,5 +353,14 @@ class RedisFeed(LocalFeed):
             await client.aclose()
 
     def close(self) -> None:
-        """Close the blocking client (the subscriber closes its own when cancelled)."""
+        """Close the blocking client (the subscriber closes its own when cancelled) and drop
+        the asyncio publishing client (closed by its loop's shutdown)."""
         self._sync.close()
+        self._aio = None
+
+    async def aclose(self) -> None:
+        """:meth:`close`, and close the asyncio publishing client when made on this loop."""
+        aio, self._aio = self._aio, None
+        if aio is not None and aio[0] is asyncio.get_running_loop():
+            await aio[1].aclose()
+        self.close()

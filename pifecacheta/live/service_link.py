@@ -80,7 +80,7 @@ def publish_service_changes(service: ChangeSource, feed: LiveFeed) -> None:
     pending: set[asyncio.Task[None]] = set()  # a reference keeps each running delivery alive
 
     async def deliver(code: str) -> None:
-        await feed.publish(code).delivered()
+        await (await feed.apublish(code)).delivered()
 
     def schedule(code: str, retry: bool = True) -> None:
         task = loop.create_task(deliver(code))
@@ -126,8 +126,8 @@ def publish_player_changes(
     pending: set[asyncio.Task[None]] = set()
 
     async def deliver(code: str) -> None:
-        for player_id in await asyncio.to_thread(people, code):
-            feed.publish(player_key(player_id))  # pushes run as tasks, a failure is logged there
+        # one round trip for all the players' keys; the pushes run as tasks, a failure is logged there
+        await feed.apublish_many([player_key(p) for p in await asyncio.to_thread(people, code)])
 
     def done(task: asyncio.Task[None]) -> None:
         pending.discard(task)

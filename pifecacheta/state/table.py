@@ -451,4 +451,5 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
         This tab gets the new change count in this event's own delta; the others through the
         feed's pushes, not awaited here (each tab's update takes that tab's lock only).
         """
-        self.table_version = live.current().publish(self.table_code, skip=live.tab_of(self).token).count
+        delivery = await live.current().apublish(self.table_code, skip=live.tab_of(self).token)
+        self.table_version = delivery.count

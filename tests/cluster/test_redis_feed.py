@@ -102,6 +102,37 @@ def test_a_change_reaches_the_other_process_tabs_with_a_cluster_wide_count(redis
     assert b_tabs["b2"].table_version == 0 and "b2" not in b.app.pushed  # another table
 
 
+def test_apublish_counts_and_tells_the_other_process_without_the_blocking_client(redis_url: str) -> None:
+    """The event loop's publish: one asyncio round trip (the blocking client is not used),
+    the same cluster-wide count, the other process's tabs told; apublish_many numbers each
+    key in order in one script call."""
+    a_tabs, b_tabs = {"a1": _Tab("T1")}, {"b1": _Tab("T1")}
+    a, b = _feed(redis_url, a_tabs, []), _feed(redis_url, b_tabs, [])
+
+    class _NoSync:
+        def __getattr__(self, name: str) -> Any:
+            raise AssertionError(f"blocking Redis call {name} on the loop")
+
+    async def main() -> None:
+        async with _listening(a, b):
+            a.watch("T1", Tab("a1", "s"))
+            b.watch("T1", Tab("b1", "s"))
+            real = a._sync, a._script
+            a._sync, a._script = _NoSync(), _NoSync()  # type: ignore[assignment]
+            first = await a.apublish("T1", skip="a1")
+            assert first.count == 1 and first.pushes == ()
+            await _until(lambda: b_tabs["b1"].table_version == 1)
+            many = await a.apublish_many(["T1", "T2", "T1"])
+            assert [d.count for d in many] == [2, 1, 3]
+            await asyncio.gather(*(d.delivered() for d in many))
+            assert a_tabs["a1"].table_version == 3
+            await _until(lambda: b_tabs["b1"].table_version == 3)
+            a._sync, a._script = real
+            await a.aclose()
+
+    asyncio.run(main())
+
+
 def test_a_change_published_by_another_python_process_reaches_a_tab_here(redis_url: str) -> None:
     tabs = {"t": _Tab("T7")}
     heard: list[str] = []
@@ -166,10 +197,11 @@ def test_without_redis_a_publish_still_tells_this_process_and_never_raises() -> 
         first = feed.publish("T1")
         await first.delivered()
         assert (first.count, feed.publish("T1").count) == (1, 2)
+        assert (await feed.apublish("T1")).count == 3  # the asyncio client falls back alike
+        await feed.aclose()
 
     asyncio.run(main())
     assert tabs["t"].table_version >= 1
-    feed.close()
 
 
 def test_keep_alive_renews_every_state_key_of_each_open_watching_tab(redis_url: str) -> None:

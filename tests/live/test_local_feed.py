@@ -140,6 +140,18 @@ def test_without_an_app_changes_are_counted_and_nothing_is_pushed():
     assert feed.changes("T1") == 1 and _watch(feed, "T1", "b") == 1
 
 
+def test_apublish_and_apublish_many_count_like_publish():
+    feed = LocalFeed()
+
+    async def main() -> Any:
+        one = await feed.apublish("T1")
+        many = await feed.apublish_many(["T1", "T2"])
+        return one.count, [d.count for d in many]
+
+    assert asyncio.run(main()) == (1, [2, 1])
+    assert feed.changes("T1") == 2 and feed.changes("T2") == 1
+
+
 @pytest.fixture
 def installed() -> Any:
     """A fresh feed without an app as this process's feed (the previous one back after)."""

@@ -24,14 +24,19 @@ class _Service:
 class _Feed:
     def __init__(self) -> None:
         self.published: list[str] = []
+        self.calls = 0  # apublish_many calls: one per change, all its people's keys at once
 
     def publish(self, code: str, *, skip: str = "") -> Delivery:
         self.published.append(code)
         return Delivery(len(self.published))
 
+    async def apublish_many(self, codes: list[str]) -> list[Delivery]:
+        self.calls += 1
+        return [self.publish(code) for code in codes]
 
-def _run(people: Any, *calls: tuple[str, bool]) -> list[str]:
-    svc, feed = _Service(), _Feed()
+
+def _run(people: Any, *calls: tuple[str, bool], feed: _Feed | None = None) -> list[str]:
+    svc, feed = _Service(), feed if feed is not None else _Feed()
 
     async def main() -> None:
         publish_player_changes(svc, feed, people)
@@ -55,6 +60,12 @@ def test_each_persons_key_is_published_for_a_handlers_change_and_a_bots():
     published = _run(lambda code: people[code], ("T1", True), ("T2", False))
     assert sorted(published) == sorted([player_key("p-ana"), player_key("p-bia"), player_key("p-ana")])
     assert player_key("p-ana") == "player:p-ana"
+
+
+def test_a_changes_people_keys_go_out_in_one_call():
+    feed = _Feed()
+    published = _run(lambda code: ["p-ana", "p-bia"], ("T1", True), feed=feed)
+    assert published == [player_key("p-ana"), player_key("p-bia")] and feed.calls == 1
 
 
 def test_a_failing_read_is_logged(caplog):

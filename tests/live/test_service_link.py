@@ -29,6 +29,7 @@ class _Feed:
     def __init__(self) -> None:
         self.published: list[str] = []
         self.failures = 0
+        self.on_loop = 0
 
     def publish(self, code: str, *, skip: str = "") -> Delivery:
         self.published.append(code)
@@ -40,6 +41,10 @@ class _Feed:
             fut.set_result(None)
         return Delivery(len(self.published), (fut,))
 
+    async def apublish(self, code: str, *, skip: str = "") -> Delivery:
+        self.on_loop += 1  # the link publishes without blocking the loop (a cluster's Redis call)
+        return self.publish(code, skip=skip)
+
 
 @pytest.fixture
 def wired(monkeypatch):
@@ -47,8 +52,9 @@ def wired(monkeypatch):
     return _Service(), _Feed()
 
 
-def _run(svc: _Service, feed: _Feed, *calls: tuple[str, bool]) -> None:
-    """Link the service to the feed, fire ``on_change(code)`` for each (code, from_a_thread), settle."""
+def _run(svc: _Service, feed: _Feed, *calls: tuple[str, bool], settled: Any = None) -> None:
+    """Link the service to the feed, fire ``on_change(code)`` for each (code, from_a_thread),
+    wait up to 5 s for ``settled()`` (when given), then 0.1 s more for anything further."""
 
     async def main() -> None:
         publish_service_changes(svc, feed)
@@ -60,6 +66,9 @@ def _run(svc: _Service, feed: _Feed, *calls: tuple[str, bool]) -> None:
                 t.join()
             else:
                 listener(code)
+        deadline = asyncio.get_running_loop().time() + 5
+        while settled is not None and not settled() and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.01)
         await asyncio.sleep(0.1)
 
     asyncio.run(main())
@@ -67,15 +76,15 @@ def _run(svc: _Service, feed: _Feed, *calls: tuple[str, bool]) -> None:
 
 def test_each_change_is_published_once_from_the_loop_or_a_thread(wired):
     svc, feed = wired
-    _run(svc, feed, ("A", False), ("B", True))
-    assert sorted(feed.published) == ["A", "B"]
+    _run(svc, feed, ("A", False), ("B", True), settled=lambda: len(feed.published) == 2)
+    assert sorted(feed.published) == ["A", "B"] and feed.on_loop == 2
 
 
 def test_a_failed_delivery_is_logged_and_tried_once_more(wired, caplog):
     svc, feed = wired
     feed.failures = 1
     with caplog.at_level(logging.ERROR, logger="pifecacheta.live.service_link"):
-        _run(svc, feed, ("A", True))
+        _run(svc, feed, ("A", True), settled=lambda: len(feed.published) == 2)
     assert feed.published == ["A", "A"]
     assert [r.getMessage() for r in caplog.records] == ["live update of table A failed"]
 
@@ -84,7 +93,7 @@ def test_a_delivery_failing_twice_is_not_retried_forever(wired, caplog):
     svc, feed = wired
     feed.failures = 5
     with caplog.at_level(logging.ERROR, logger="pifecacheta.live.service_link"):
-        _run(svc, feed, ("A", False))
+        _run(svc, feed, ("A", False), settled=lambda: len(caplog.records) == 2)
     assert feed.published == ["A", "A"] and len(caplog.records) == 2
 
 
