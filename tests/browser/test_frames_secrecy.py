@@ -48,10 +48,10 @@ from _fair import carrying, contribute_fixed, key_of
 from _flows import create_table, join_table
 from _frames import ALL_FACES, Finding, Recorder, all_card_strings, hand_ids, parse_frame, scan_frames
 from _planner import find_seed
-from _replay import play, wait_my_turn
+from _replay import planned_go_out, play, wait_my_turn
 from playwright.sync_api import expect
 
-from pifecacheta.rules import CACHETA_7, Discard, GoOut
+from pifecacheta.rules import CACHETA_7, Discard
 from pifecacheta.rules.cards import Card
 from pifecacheta.service.fair_deal import seed_for_tests
 
@@ -304,10 +304,7 @@ def test_no_frame_carries_a_secret(app_harness, new_page) -> None:
     s.locator("#history-button").click()
     expect(s.locator("#history-dialog .hist-line")).to_have_count(1)
     pages, langs = {0: a, 1: b}, {0: "pt", 1: "es"}
-    last_seat, _ = log[-1]
-    plan = final_plan.round.result.plan
-    if plan.discard is not None:
-        log = [*log[:-1], (last_seat, GoOut(discard=plan.discard))]
+    log = planned_go_out(final_plan, log)
     before = {}
     for i, (seat, action) in enumerate(log):
         if i == len(log) - 1:  # the go-out: everything received until now was before FIM DA RODADA

@@ -18,7 +18,7 @@ import pytest
 from _flows import SIZES, browser_identity, in_process_service, join_table
 from _frames import Recorder, parse_frame
 from _planner import greedy_game
-from _replay import hand
+from _replay import hand, play_moves
 from playwright.sync_api import Page, expect
 
 from pifecacheta.rules import CACHETA_7, Discard, GoOut, apply, new_match, player_view
@@ -194,13 +194,7 @@ def test_a_go_out_only_the_house_rule_allows_with_dicas(app_harness, new_page):
     # four wilds: the centre shows the wild of both suits of the vira's colour
     expect(a.get_by_test_id("wild").locator("[data-card]")).to_have_attribute("data-card", "2S")
     expect(a.get_by_test_id("wild-other").locator("[data-card]")).to_have_attribute("data-card", "2C")
-
-    def act(step: int) -> None:
-        seat, action = log[step]
-        svc.act(code, who[seat], action, expected_version=svc.snapshot(code, who[seat]).version)
-
-    for step in range(15):
-        act(step)
+    play_moves(svc, code, who, log[:15])
     # Ana's planned discard, 5D, is in one of her melds: the table asks first
     seat, planned = log[15]
     assert seat == 0 and isinstance(planned, Discard) and str(planned.card) == "5D"
@@ -231,8 +225,7 @@ def test_a_go_out_only_the_house_rule_allows_with_dicas(app_harness, new_page):
     expect(b.locator("#hint-wait")).to_contain_text("esperas:")
     expect(waits.first).to_have_attribute("aria-label", "2 de tréboles")
     _shots(b, "table_hints_es")
-    act(16)
-    act(17)
+    play_moves(svc, code, who, log[16:18])
 
     # Ana to draw: her espera, then the go-out the four wilds allow
     wanted = [c.code for c in hints_for(svc.snapshot(code, who[0]).view).wait]

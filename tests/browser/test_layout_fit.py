@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from _flows import browser_identity, in_process_service, join_table
-from _replay import hand
+from _replay import hand, play_moves
 from playwright.sync_api import Page, expect
 from test_house_rules import SEED, _create, _plan
 
@@ -65,9 +65,7 @@ def test_the_hand_stays_in_the_screen_with_house_rules_and_dicas(app_harness, ne
     code = a.url.rstrip("/").rsplit("/", 1)[-1]
     who = {0: browser_identity(a, "Ana"), 1: browser_identity(b, "Bruno")}
     expect(a.locator("#house-line")).to_contain_text("Dicas ligadas")
-    for step in range(15):
-        seat, action = log[step]
-        svc.act(code, who[seat], action, expected_version=svc.snapshot(code, who[seat]).version)
+    play_moves(svc, code, who, log[:15])
     expect(hand(a)).to_have_count(10)
     expect(a.locator("#status-line")).to_be_visible()
     # a phone, the viewer's turn: the whole hand in the screen, with the tip of the moment

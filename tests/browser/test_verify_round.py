@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 from _fair import shot, start_verifiable_round
-from _replay import play
+from _replay import planned_go_out, play_log
 from playwright.sync_api import expect
 
-from pifecacheta.rules import GoOut
 from pifecacheta.service.fair_deal import seed_for_tests
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "verify_round.py"
@@ -26,12 +25,7 @@ def planned_round(new_page, app_harness):
     """Ana (pt, desktop) and Bruno (es, phone) play a planned verifiable round to FIM DA RODADA.
     Returns (a, b, seed)."""
     a, b, seed, final_plan, log = start_verifiable_round(new_page, app_harness, SEEDS)
-    plan = final_plan.round.result.plan
-    if plan.discard is not None:
-        log = [*log[:-1], (log[-1][0], GoOut(discard=plan.discard))]
-    pages, langs = {0: a, 1: b}, {0: "pt", 1: "es"}
-    for seat, action in log:
-        play(pages[seat], action, langs[seat])
+    play_log({0: a, 1: b}, planned_go_out(final_plan, log), {0: "pt", 1: "es"})
     expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
     expect(b.locator("#round-title")).to_have_text("FIN DE LA RONDA")
     return a, b, seed
