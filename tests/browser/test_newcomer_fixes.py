@@ -26,7 +26,7 @@ from urllib.parse import urlparse
 
 from _access import stored_identity
 from _flows import create_table, service_or_skip
-from _planner import find_seed, greedy_game
+from _planner import find_seed, first_game, greedy_game
 from _replay import act, hand, play_planned
 from _round_end import two_players
 from playwright.sync_api import Page, expect
@@ -80,15 +80,10 @@ def _in_screen(page: Page, selector: str, height: int) -> None:
 def _long_pife_game(min_actions: int):
     """The first seed whose greedy two-seat Pife round ends with a go-out in turn after at
     least ``min_actions`` moves (a history longer than the screen)."""
-    for seed in range(1, 400):
-        got = greedy_game(PIFE, 2, seed)
-        if got is None:
-            continue
-        m, log = got
-        res = m.round.result
-        if res is not None and not res.out_of_turn and len(log) >= min_actions:
-            return seed, m, log
-    raise LookupError("no long game")
+    return first_game(
+        lambda seed: greedy_game(PIFE, 2, seed),
+        lambda m, log: not m.round.result.out_of_turn and len(log) >= min_actions,
+    )
 
 
 def _page_reaches(page: Page) -> tuple[float, float]:

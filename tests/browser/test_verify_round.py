@@ -4,13 +4,11 @@ stand-alone script (scripts/verify_round.py), in pt (desktop) and es (phone)."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from _fair import shot, start_verifiable_round
 from _replay import planned_go_out, play_log
 from playwright.sync_api import expect
@@ -140,13 +138,3 @@ def test_verificar_and_the_downloaded_record(app_harness, new_page, tmp_path) ->
     s.goto(a.url)
     expect(s.locator("#deal-seed")).to_contain_text(round_seed.hex())
     expect(s.locator("#verify-button")).to_have_count(0)
-
-
-@pytest.fixture(autouse=True)
-def _restore_seed():
-    """Put back the harness's fixed seed and integer deals for the tests that run after this one."""
-    old = os.environ.get("PIFECACHETA_FIXED_SEED")
-    yield
-    if old is not None:
-        os.environ["PIFECACHETA_FIXED_SEED"] = old
-    os.environ.pop("PIFECACHETA_FAIR_DEAL", None)
