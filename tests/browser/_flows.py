@@ -1,6 +1,7 @@
 """Steps several browser tests share: create and join a table, start two players, screenshots
-at both widths, and the app's own service when AppHarness runs the backend in this process
-(bots that act at once, a simple turn for the human player)."""
+at both widths, a table as the app's database stores it, and the app's own service when
+AppHarness runs the backend in this process (bots that act at once, a simple turn for the human
+player)."""
 
 from __future__ import annotations
 
@@ -81,6 +82,25 @@ def service_or_skip():
     return svc
 
 
+def stored_table(code: str):
+    """Table ``code`` as the app's database (env ``PIFECACHETA_DB_URL``) holds it:
+    ``(match_json, rows)``, ``rows`` its ``ActionLog`` rows oldest first (read, then detached)."""
+    import sqlalchemy as sa
+    from sqlmodel import Session, col, select
+
+    from pifecacheta.models import ActionLog, GameTable
+
+    engine = sa.create_engine(os.environ["PIFECACHETA_DB_URL"])
+    try:
+        with Session(engine) as s:
+            t = s.exec(select(GameTable).where(GameTable.code == code)).one()
+            of_table = select(ActionLog).where(ActionLog.table_id == t.id)
+            rows = s.exec(of_table.order_by(col(ActionLog.id))).all()
+            return t.match_json, list(rows)
+    finally:
+        engine.dispose()
+
+
 def browser_identity(page: Page, name: str):
     """The player id + secret this browser keeps (localStorage), as the service's Identity."""
     from pifecacheta.service import Identity
@@ -118,6 +138,17 @@ def fast_bots(round_over_delay: float = 2.0) -> Iterator[bool]:
         stop.set()
         t.join(5)
         svc.round_over_delay = old
+
+
+def tab_to(page: Page, predicate: str, *, back: bool = False, limit: int = 60) -> None:
+    """Press Tab (Shift+Tab when ``back``) until the focused element satisfies ``predicate``
+    (a JavaScript function of the element); AssertionError after ``limit`` presses."""
+    key = "Shift+Tab" if back else "Tab"
+    for _ in range(limit):
+        page.keyboard.press(key)
+        if page.evaluate(f"({predicate})(document.activeElement)"):
+            return
+    raise AssertionError(f"{key} never reached {predicate}")
 
 
 def simple_turn(page: Page) -> None:

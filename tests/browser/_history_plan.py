@@ -9,7 +9,7 @@ that ends with a queue jump and holds at least one take.
 
 from __future__ import annotations
 
-from _planner import connection_score, least_connected
+from _planner import connection_score, first_game, least_connected
 
 from pifecacheta.rules import (
     AnnounceOneAway,
@@ -65,13 +65,9 @@ SEEDS = range(73_150_000, 73_153_000)
 def find_take_and_jump(rules, seats: int = 2, *, max_actions: int = 40, seeds=SEEDS):
     """The first seed whose planned round has a take from the lixo and ends with a queue jump
     within ``max_actions``: ``(seed, final match, log)``. Raises LookupError."""
-    for seed in seeds:
-        got = take_game(rules, seats, seed)
-        if got is None:
-            continue
-        m, log = got
-        res = m.round.result
+
+    def accept(m, log) -> bool:
         takes = [a for _, a in log if isinstance(a, TakeDiscard)]
-        if res is not None and res.out_of_turn and takes and len(log) <= max_actions:
-            return seed, m, log
-    raise LookupError("no seed found")
+        return bool(m.round.result.out_of_turn) and bool(takes) and len(log) <= max_actions
+
+    return first_game(lambda seed: take_game(rules, seats, seed), accept, seeds)

@@ -74,6 +74,20 @@ def greedy_game(rules, seats: int, seed: int, *, max_turns: int = 60, announce: 
     return None
 
 
+def first_game(play, accept, seeds=range(1, 400)):
+    """The first seed of ``seeds`` whose game ``play(seed)`` (``(final match, log)`` or None, as
+    :func:`greedy_game`) ended in a round result with ``accept(final, log)`` true:
+    ``(seed, final match, log)``. Raises LookupError when no seed does."""
+    for seed in seeds:
+        got = play(seed)
+        if got is None:
+            continue
+        m, log = got
+        if m.round.result is not None and accept(m, log):
+            return seed, m, log
+    raise LookupError("no seed found")
+
+
 def find_seed(
     rules,
     seats: int,
@@ -86,12 +100,8 @@ def find_seed(
 ):
     """The first seed whose greedy game ends with a go-out (out of turn or not) within max_actions
     (``key_of``: as for :func:`greedy_game`)."""
-    for seed in seeds:
-        got = greedy_game(rules, seats, seed, announce=announce, key_of=key_of)
-        if got is None:
-            continue
-        m, log = got
-        res = m.round.result
-        if res is not None and bool(res.out_of_turn) == out_of_turn and len(log) <= max_actions:
-            return seed, m, log
-    raise LookupError("no seed found")
+    return first_game(
+        lambda seed: greedy_game(rules, seats, seed, announce=announce, key_of=key_of),
+        lambda m, log: bool(m.round.result.out_of_turn) == out_of_turn and len(log) <= max_actions,
+        seeds,
+    )

@@ -1,4 +1,7 @@
-"""Replay engine actions as a player's clicks (used by the browser tests)."""
+"""Replay a planned log of engine actions (``_planner.find_seed``'s ``[(seat, action), ...]``)
+in the browser tests: as a player's clicks on their own page (:func:`play`, :func:`play_log`),
+or through the app's own service when AppHarness runs it in this process (:func:`act`,
+:func:`play_moves`, :func:`play_planned`)."""
 
 from __future__ import annotations
 
@@ -69,3 +72,37 @@ def play(page: Page, action, lang: str = "pt", *, gesture: str = "dblclick") -> 
         page.get_by_role("button", name=b["announce"], exact=True).click()
     else:
         raise NotImplementedError(action)
+
+
+def play_log(pages, log, langs=None) -> None:
+    """Each ``(seat, action)`` of ``log`` in turn as :func:`play` on ``pages[seat]``, in
+    ``langs[seat]`` (pt for every seat when ``langs`` is None)."""
+    for seat, action in log:
+        play(pages[seat], action, "pt" if langs is None else langs[seat])
+
+
+def planned_go_out(final, log):
+    """``log`` with its last move, when a go-out, made the go-out the rules planned in ``final``
+    (``GoOut`` with ``final.round.result.plan``'s discard, the leftover dragged to the pile);
+    any other log as it is."""
+    if not log or not isinstance(log[-1][1], GoOut):
+        return list(log)
+    seat, _ = log[-1]
+    return [*log[:-1], (seat, GoOut(discard=final.round.result.plan.discard))]
+
+
+def act(svc, code: str, who, action) -> None:
+    """``who`` does ``action`` at table ``code`` through the service, at its current version."""
+    svc.act(code, who, action, expected_version=svc.snapshot(code, who).version)
+
+
+def play_moves(svc, code: str, who, moves) -> None:
+    """Each ``(seat, action)`` of ``moves`` in turn through the service, as ``who[seat]``."""
+    for seat, action in moves:
+        act(svc, code, who[seat], action)
+
+
+def play_planned(svc, code: str, who, final, moves) -> None:
+    """:func:`play_moves` of ``moves`` (the end of a ``find_seed`` log), its last go-out the one
+    planned in ``final`` (:func:`planned_go_out`)."""
+    play_moves(svc, code, who, planned_go_out(final, moves))

@@ -1,7 +1,7 @@
-"""The set-up of the round-end browser tests (``test_round_end.py``, ``test_round_story.py``):
-Ana (pt) and Bruno (es) at a table dealt with a planned seed (``_planner.find_seed``), and the
-planned game played through the app's own service (AppHarness runs the backend in this
-process) up to its go-out."""
+"""The set-up of the browser tests that play a planned round through the app's own service
+(``test_round_end.py``, ``test_round_story.py``, ``test_newcomer_fixes.py``): Ana (pt) and
+Bruno (es) at a table dealt with a planned seed (``_planner.find_seed``), the match started;
+``_replay.play_planned`` then plays the planned game up to its go-out."""
 
 from __future__ import annotations
 
@@ -11,15 +11,8 @@ from _flows import browser_identity, create_table, join_table, service_or_skip
 from _replay import hand
 from playwright.sync_api import expect
 
-from pifecacheta.rules import GoOut
-
 DESKTOP = (1366, 900)
 PHONE = (390, 844)
-
-
-def act(svc, code: str, who, action) -> None:
-    """``who`` does ``action`` at table ``code`` through the service, at its current version."""
-    svc.act(code, who, action, expected_version=svc.snapshot(code, who).version)
 
 
 def two_players(
@@ -60,15 +53,3 @@ def two_players(
     expect(hand(a)).to_have_count(9)
     expect(hand(b)).to_have_count(9)
     return a, b, code, who
-
-
-def play_planned(svc, code: str, who, final, moves) -> None:
-    """Play ``moves`` (``[(seat, action), ...]``, the end of a ``find_seed`` log) through the
-    service; the last one, when it is the go-out of the player in turn, as the go-out the rules
-    planned in ``final`` (``GoOut`` with ``final.round.result.plan``'s discard)."""
-    *before, (seat, last) = moves
-    for s, action in before:
-        act(svc, code, who[s], action)
-    if isinstance(last, GoOut):
-        last = GoOut(discard=final.round.result.plan.discard)
-    act(svc, code, who[seat], last)

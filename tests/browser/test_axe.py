@@ -21,12 +21,12 @@ from pathlib import Path
 
 from _flows import browser_identity, create_table, join_table, service_or_skip
 from _planner import find_seed
-from _replay import hand
+from _replay import hand, play_moves, play_planned
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from pifecacheta import i18n
-from pifecacheta.rules import CACHETA_7, GoOut
+from pifecacheta.rules import CACHETA_7
 
 OUT = Path(__file__).resolve().parents[2] / "screenshots" / "axe_counts.json"
 BLOCKING = ("serious", "critical")
@@ -99,8 +99,7 @@ def test_every_screen_in_both_languages_has_no_serious_axe_violation(app_harness
     a.get_by_role("button", name="COMEÇAR").click()
     for page in pages.values():
         expect(hand(page)).to_have_count(9)
-    for seat, action in log[:2]:
-        svc.act(code, who[seat], action, expected_version=svc.snapshot(code, who[seat]).version)
+    play_moves(svc, code, who, log[:2])
     for page in pages.values():
         expect(page.get_by_test_id("discard").locator("[data-card]")).to_have_count(1)
     both("table")
@@ -127,12 +126,7 @@ def test_every_screen_in_both_languages_has_no_serious_axe_violation(app_harness
         page.go_back()
         expect(hand(page)).to_have_count(9)
 
-    for seat, action in log[2:-1]:
-        svc.act(code, who[seat], action, expected_version=svc.snapshot(code, who[seat]).version)
-    seat, last = log[-1]
-    plan = final.round.result.plan
-    go_out = GoOut(discard=plan.discard) if plan.discard is not None else last
-    svc.act(code, who[seat], go_out, expected_version=svc.snapshot(code, who[seat]).version)
+    play_planned(svc, code, who, final, log[2:])
     expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
     expect(b.locator("#round-title")).to_have_text("FIN DE LA RONDA")
     both("round_over")

@@ -18,11 +18,11 @@ from pathlib import Path
 
 from _flows import browser_identity, create_table, join_table, service_or_skip
 from _planner import find_seed
-from _replay import hand
-from _round_end import act as _act
+from _replay import hand, play_moves, play_planned
+from _round_end import DESKTOP, two_players
 from playwright.sync_api import Page, expect
 
-from pifecacheta.rules import CACHETA_7, PIFE, GoOut
+from pifecacheta.rules import CACHETA_7, PIFE
 
 _DEFAULT_SHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "desktop"
 SHOTS = Path(os.environ.get("PIFECACHETA_SHOTS_DIR") or _DEFAULT_SHOTS)
@@ -162,8 +162,7 @@ def test_four_seats_around_the_felt_at_desktop_width(app_harness, new_page):
     for page, places in ((a, ("bottom", "left", "top", "right")), (b, ("right", "bottom", "left", "top"))):
         for seat, place in enumerate(places):
             expect(page.locator(f'.seat[data-seat="{seat}"]')).to_have_attribute("data-place", place)
-    for seat, action in log[:3]:
-        _act(svc, code, who[seat], action)
+    play_moves(svc, code, who, log[:3])
     view = svc.snapshot(code, who[0]).view
     # the others' hands as fans of backs, as many as they hold; none for the viewer's own
     for seat in (1, 2, 3):
@@ -190,8 +189,7 @@ def test_four_seats_around_the_felt_at_desktop_width(app_harness, new_page):
     b.set_viewport_size({"width": 1920, "height": 1080})
     _shots(a, "table_mid", "pt")
     _shots(b, "table_mid", "es")
-    for seat, action in log[3:]:
-        _act(svc, code, who[seat], action)
+    play_moves(svc, code, who, log[3:])
     expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
     expect(b.locator("#round-title")).to_have_text("FIN DE LA RONDA")
     # the queue jump told once, in FIM DA RODADA's own amber line in the felt's middle, where
@@ -228,22 +226,11 @@ def test_four_seats_around_the_felt_at_desktop_width(app_harness, new_page):
 def test_pife_round_and_match_over_at_every_width(app_harness, new_page):
     svc = service_or_skip()
     seed, final, log = find_seed(PIFE, 2, out_of_turn=False, max_actions=40)
-    os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
-    a = new_page(width=1366, height=900)
-    create_table(a, app_harness.frontend_url, "Ana", "pife")
-    b = new_page(width=1366, height=900, locale="es-AR")
-    join_table(b, a.url, "Bruno", "es")
-    code = a.url.rstrip("/").rsplit("/", 1)[-1]
-    who = {0: browser_identity(a, "Ana"), 1: browser_identity(b, "Bruno")}
-    a.get_by_role("button", name="COMEÇAR").click()
-    expect(hand(a)).to_have_count(9)
+    a, b, code, who = two_players(new_page, app_harness, "pife", seed, b_size=DESKTOP)
     # two seats: the other one sits at the top, across the felt
     expect(a.locator('.seat[data-seat="1"]')).to_have_attribute("data-place", "top")
     _shots(a, "pife_table", "pt")
-    for seat, action in log[:-1]:
-        _act(svc, code, who[seat], action)
-    plan = final.round.result.plan
-    _act(svc, code, who[log[-1][0]], GoOut(discard=plan.discard))
+    play_planned(svc, code, who, final, log)
     expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
     expect(b.locator("#round-title")).to_have_text("FIN DE LA RONDA")
     _shots(a, "round_over", "pt")

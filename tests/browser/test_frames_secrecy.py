@@ -45,13 +45,13 @@ from typing import Any
 
 import pytest
 from _fair import carrying, contribute_fixed, key_of
-from _flows import create_table, join_table
+from _flows import create_table, join_table, stored_table
 from _frames import ALL_FACES, Finding, Recorder, all_card_strings, hand_ids, parse_frame, scan_frames
 from _planner import find_seed
-from _replay import play, wait_my_turn
+from _replay import planned_go_out, play, wait_my_turn
 from playwright.sync_api import expect
 
-from pifecacheta.rules import CACHETA_7, Discard, GoOut
+from pifecacheta.rules import CACHETA_7, Discard
 from pifecacheta.rules.cards import Card
 from pifecacheta.service.fair_deal import seed_for_tests
 
@@ -122,24 +122,12 @@ NOT_ENGINE = ("create", "join", "add_bots", "rematch", "vote_rematch")  # servic
 
 def rebuild_round(code: str) -> RoundKnowledge:
     """Replay table ``code``'s round from its logged seed and actions; must equal ``match_json``."""
-    import sqlalchemy as sa
-    from sqlmodel import Session, col, select
-
-    from pifecacheta.models import ActionLog, GameTable
     from pifecacheta.rules import Match, RoundKey, apply, new_match
     from pifecacheta.rules.actions import action_from_dict
 
-    engine = sa.create_engine(os.environ["PIFECACHETA_DB_URL"])
-    try:
-        with Session(engine) as s:
-            t = s.exec(select(GameTable).where(GameTable.code == code)).one()
-            rows = s.exec(
-                select(ActionLog).where(ActionLog.table_id == t.id).order_by(col(ActionLog.id))
-            ).all()
-            final = Match.from_dict(json.loads(t.match_json))
-            log = [(r.version, r.seat, json.loads(r.action_json)) for r in rows]
-    finally:
-        engine.dispose()
+    match_json, rows = stored_table(code)
+    final = Match.from_dict(json.loads(match_json))
+    log = [(r.version, r.seat, json.loads(r.action_json)) for r in rows]
     held: dict[int, set[Card]] = {n: set() for n in range(final.seats)}
     public: set[Card] = set()
     wild_faces: set[str] = set()
@@ -304,10 +292,7 @@ def test_no_frame_carries_a_secret(app_harness, new_page) -> None:
     s.locator("#history-button").click()
     expect(s.locator("#history-dialog .hist-line")).to_have_count(1)
     pages, langs = {0: a, 1: b}, {0: "pt", 1: "es"}
-    last_seat, _ = log[-1]
-    plan = final_plan.round.result.plan
-    if plan.discard is not None:
-        log = [*log[:-1], (last_seat, GoOut(discard=plan.discard))]
+    log = planned_go_out(final_plan, log)
     before = {}
     for i, (seat, action) in enumerate(log):
         if i == len(log) - 1:  # the go-out: everything received until now was before FIM DA RODADA
@@ -391,13 +376,3 @@ def test_no_frame_carries_a_secret(app_harness, new_page) -> None:
     # the spectator did receive the public cards (the scanner reads the real shapes)
     assert {c.code for c in k.final.round.discard_pile} <= seen_codes
     assert k.final.round.vira is not None and k.final.round.vira.code in seen_codes
-
-
-@pytest.fixture(autouse=True)
-def _restore_seed():
-    """Put back the harness's fixed seed for tests that run after this one."""
-    old = os.environ.get("PIFECACHETA_FIXED_SEED")
-    yield
-    if old is not None:
-        os.environ["PIFECACHETA_FIXED_SEED"] = old
-    os.environ.pop("PIFECACHETA_FAIR_DEAL", None)

@@ -15,8 +15,7 @@ import re
 from datetime import UTC, datetime
 from pathlib import Path
 
-import pytest
-from _flows import create_table, join_table
+from _flows import create_table, join_table, stored_table
 from _frames import Recorder
 from _history_plan import find_take_and_jump
 from _replay import BUTTONS, play, wait_my_turn
@@ -43,21 +42,8 @@ def _utc(at: datetime) -> datetime:
 
 def _log_rows(code: str) -> list[tuple[int | None, dict, datetime]]:
     """(seat, action dict, at) of every action-log row of table ``code``, from the database."""
-    import sqlalchemy as sa
-    from sqlmodel import Session, col, select
-
-    from pifecacheta.models import ActionLog, GameTable
-
-    engine = sa.create_engine(os.environ["PIFECACHETA_DB_URL"])
-    try:
-        with Session(engine) as s:
-            t = s.exec(select(GameTable).where(GameTable.code == code)).one()
-            rows = s.exec(
-                select(ActionLog).where(ActionLog.table_id == t.id).order_by(col(ActionLog.id))
-            ).all()
-            return [(r.seat, json.loads(r.action_json), r.at) for r in rows]
-    finally:
-        engine.dispose()
+    _, rows = stored_table(code)
+    return [(r.seat, json.loads(r.action_json), r.at) for r in rows]
 
 
 def expected_lines(code: str, lang: str, final, *, spoken: bool = False) -> list[tuple[str, datetime]]:
@@ -245,12 +231,3 @@ def test_history_of_a_round_with_a_take_and_a_queue_jump(app_harness, new_page) 
     ring = a.locator("#side-tab-rounds").evaluate("e => getComputedStyle(e).outlineStyle")
     assert ring == "solid", ring
     _shot(a, "focus_rounds_tab_1366_pt")
-
-
-@pytest.fixture(autouse=True)
-def _restore_seed():
-    """Put back the harness's fixed seed for tests that run after this one."""
-    old = os.environ.get("PIFECACHETA_FIXED_SEED")
-    yield
-    if old is not None:
-        os.environ["PIFECACHETA_FIXED_SEED"] = old

@@ -18,7 +18,7 @@ import pytest
 from _flows import SIZES, browser_identity, in_process_service, join_table
 from _frames import Recorder, parse_frame
 from _planner import greedy_game
-from _replay import hand
+from _replay import hand, play_moves
 from playwright.sync_api import Page, expect
 
 from pifecacheta.rules import CACHETA_7, Discard, GoOut, apply, new_match, player_view
@@ -172,35 +172,44 @@ def _plan():
     return log
 
 
-def test_a_go_out_only_the_house_rule_allows_with_dicas(app_harness, new_page):
+def same_colour_with_dicas(new_page, app_harness, *, a_size=(1366, 900), watch=None):
+    """Ana (pt, ``a_size``) creates the Cacheta 7 table dealt with ``SEED``, Coringa da mesma cor
+    and Dicas ticked; Bruno (es, phone) joins; Ana starts the match. ``watch(seat, page)`` is
+    called on each new page before it opens anything. Skips the test when the app's service
+    runs in another process. Returns ``(svc, ana_page, bruno_page, code, who)``, ``who`` the
+    identities by seat."""
     svc = in_process_service()
     if svc is None:
         pytest.skip("the app's service runs in another process")
-    log = _plan()
     os.environ["PIFECACHETA_FIXED_SEED"] = str(SEED)
-    a = new_page()
-    frames = {0: Recorder(a)}
+    a = new_page(width=a_size[0], height=a_size[1])
+    if watch is not None:
+        watch(0, a)
     _create(a, app_harness.frontend_url, ("Coringa da mesma cor",), hints=True)
     b = new_page(width=390, height=844, locale="es-AR")
-    frames[1] = Recorder(b)
+    if watch is not None:
+        watch(1, b)
     join_table(b, a.url, "Bruno", "es")
     a.get_by_role("button", name="COMEÇAR").click()
     expect(hand(a)).to_have_count(9)
     code = a.url.rstrip("/").rsplit("/", 1)[-1]
     who = {0: browser_identity(a, "Ana"), 1: browser_identity(b, "Bruno")}
+    return svc, a, b, code, who
+
+
+def test_a_go_out_only_the_house_rule_allows_with_dicas(app_harness, new_page):
+    log = _plan()
+    frames: dict[int, Recorder] = {}
+    svc, a, b, code, who = same_colour_with_dicas(
+        new_page, app_harness, watch=lambda seat, page: frames.__setitem__(seat, Recorder(page))
+    )
     expect(a.locator("#house-line")).to_contain_text("Coringa da mesma cor")
     expect(a.locator("#house-line")).to_contain_text("Dicas ligadas")
     expect(b.locator("#house-line")).to_contain_text("Comodín del mismo color")
     # four wilds: the centre shows the wild of both suits of the vira's colour
     expect(a.get_by_test_id("wild").locator("[data-card]")).to_have_attribute("data-card", "2S")
     expect(a.get_by_test_id("wild-other").locator("[data-card]")).to_have_attribute("data-card", "2C")
-
-    def act(step: int) -> None:
-        seat, action = log[step]
-        svc.act(code, who[seat], action, expected_version=svc.snapshot(code, who[seat]).version)
-
-    for step in range(15):
-        act(step)
+    play_moves(svc, code, who, log[:15])
     # Ana's planned discard, 5D, is in one of her melds: the table asks first
     seat, planned = log[15]
     assert seat == 0 and isinstance(planned, Discard) and str(planned.card) == "5D"
@@ -231,8 +240,7 @@ def test_a_go_out_only_the_house_rule_allows_with_dicas(app_harness, new_page):
     expect(b.locator("#hint-wait")).to_contain_text("esperas:")
     expect(waits.first).to_have_attribute("aria-label", "2 de tréboles")
     _shots(b, "table_hints_es")
-    act(16)
-    act(17)
+    play_moves(svc, code, who, log[16:18])
 
     # Ana to draw: her espera, then the go-out the four wilds allow
     wanted = [c.code for c in hints_for(svc.snapshot(code, who[0]).view).wait]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from _flows import fast_bots
+from _flows import fast_bots, tab_to
 from _replay import hand, wait_my_turn
 from playwright.sync_api import Page, expect
 
@@ -23,17 +23,6 @@ _RING_JS = """e => {
 }"""
 
 _WHAT_JS = "e => e.tagName + ' ' + (e.getAttribute('aria-label') || e.textContent || '').slice(0, 30)"
-
-
-def _tab_to(page: Page, predicate: str, *, back: bool = False, limit: int = 40) -> None:
-    """Press Tab (Shift+Tab when ``back``) until the focused element satisfies ``predicate``
-    (a JavaScript function of the element)."""
-    key = "Shift+Tab" if back else "Tab"
-    for _ in range(limit):
-        page.keyboard.press(key)
-        if page.evaluate(f"({predicate})(document.activeElement)"):
-            return
-    raise AssertionError(f"{key} never reached {predicate}")
 
 
 def _assert_ring(page: Page, locator) -> None:
@@ -95,7 +84,7 @@ def test_a_pife_created_and_played_by_keyboard_alone(app_harness, new_page, shot
         # turn 1: Enter on the stock (COMPRAR), arrows in the hand, Space selects, Enter discards
         wait_my_turn(a)
         _from_top(a)
-        _tab_to(a, "e => e.dataset.testid === 'stock'")
+        tab_to(a, "e => e.dataset.testid === 'stock'")
         _assert_ring(a, a.get_by_test_id("stock"))
         shot(a, "a11y_focus_stock")
         a.keyboard.press("Enter")
@@ -131,7 +120,7 @@ def test_a_pife_created_and_played_by_keyboard_alone(app_harness, new_page, shot
         # with Enter is discarded with Enter on the pile
         wait_my_turn(a)
         top = a.get_by_test_id("discard").locator("[data-card]").get_attribute("data-card")
-        _tab_to(a, "e => e.dataset.testid === 'discard'", back=True)
+        tab_to(a, "e => e.dataset.testid === 'discard'", back=True)
         _assert_ring(a, a.get_by_test_id("discard"))
         shot(a, "a11y_focus_discard")
         a.keyboard.press("Enter")
@@ -146,7 +135,7 @@ def test_a_pife_created_and_played_by_keyboard_alone(app_harness, new_page, shot
         face = chosen.locator("[data-card]").get_attribute("id")
         a.keyboard.press("Enter")
         expect(chosen).to_have_attribute("aria-pressed", "true")
-        _tab_to(a, "e => e.dataset.testid === 'discard'", back=True)
+        tab_to(a, "e => e.dataset.testid === 'discard'", back=True)
         a.keyboard.press(" ")
         expect(a.locator(f'#hand [id="{face}"]')).to_have_count(0)
         expect(hand(a)).to_have_count(9)
@@ -173,7 +162,7 @@ def test_every_control_of_the_table_shows_the_focus_ring(app_harness, new_page, 
         assert name in text, (name, text)
     for control, name in (("resign", "DESISTIR"), ("draw", "COMPRAR")):
         _from_top(a)
-        _tab_to(a, f"e => (e.textContent || '').trim() === '{name}'")
+        tab_to(a, f"e => (e.textContent || '').trim() === '{name}'")
         shot(a, f"a11y_focus_{control}")
 
 

@@ -18,9 +18,9 @@ import os
 import re
 
 import pytest
-from _flows import browser_identity, service_or_skip
-from _planner import greedy_game
-from _replay import hand, wait_my_turn
+from _flows import browser_identity, service_or_skip, tab_to
+from _planner import first_game, greedy_game
+from _replay import act, hand, wait_my_turn
 from playwright.sync_api import Page, expect
 
 from pifecacheta.rules import CACHETA_7, Discard, Draw, GoOut
@@ -33,26 +33,12 @@ _COUNT_POINTER = """() => { window.pfcPointerEvents = 0;
 
 def _plan():
     """A seed whose greedy two-seat Cacheta round ends with Ana (seat 0) going out on her turn."""
-    for seed in range(1, 400):
-        got = greedy_game(CACHETA_7, 2, seed)
-        if got is None:
-            continue
-        final, log = got
+
+    def accept(final, log) -> bool:
         res = final.round.result
-        if res is not None and res.winner == 0 and not res.out_of_turn and 8 <= len(log) <= 30:
-            return seed, final, log
-    raise LookupError("no seed found")
+        return res.winner == 0 and not res.out_of_turn and 8 <= len(log) <= 30
 
-
-def tab_to(page: Page, predicate: str, *, back: bool = False, limit: int = 60) -> None:
-    """Press Tab (Shift+Tab when ``back``) until the focused element satisfies ``predicate``
-    (a JavaScript function of the element)."""
-    key = "Shift+Tab" if back else "Tab"
-    for _ in range(limit):
-        page.keyboard.press(key)
-        if page.evaluate(f"({predicate})(document.activeElement)"):
-            return
-    raise AssertionError(f"{key} never reached {predicate}")
+    return first_game(lambda seed: greedy_game(CACHETA_7, 2, seed), accept)
 
 
 def _named(text: str) -> str:
@@ -109,7 +95,7 @@ def test_a_cacheta_round_played_by_keyboard_alone_keeps_the_focus(app_harness, n
     draws = 0
     for n, (seat, action) in enumerate(log):
         if seat == 1:
-            svc.act(code, who[1], action, expected_version=svc.snapshot(code, who[1]).version)
+            act(svc, code, who[1], action)
             continue
         if isinstance(action, Draw):
             wait_my_turn(a)

@@ -12,11 +12,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
-from _flows import browser_identity, in_process_service, join_table
-from _replay import hand
+from _replay import hand, play_moves
 from playwright.sync_api import Page, expect
-from test_house_rules import SEED, _create, _plan
+from test_house_rules import _plan, same_colour_with_dicas
 
 _DEFAULT_SHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "layout"
 SHOTS = Path(os.environ.get("PIFECACHETA_SHOTS_DIR") or _DEFAULT_SHOTS)
@@ -51,23 +49,10 @@ def _hand_in_screen(page: Page) -> None:
 
 
 def test_the_hand_stays_in_the_screen_with_house_rules_and_dicas(app_harness, new_page):
-    svc = in_process_service()
-    if svc is None:
-        pytest.skip("the app's service runs in another process")
     log = _plan()
-    os.environ["PIFECACHETA_FIXED_SEED"] = str(SEED)
-    a = new_page(width=390, height=844)
-    _create(a, app_harness.frontend_url, ("Coringa da mesma cor",), hints=True)
-    b = new_page(width=390, height=844, locale="es-AR")
-    join_table(b, a.url, "Bruno", "es")
-    a.get_by_role("button", name="COMEÇAR").click()
-    expect(hand(a)).to_have_count(9)
-    code = a.url.rstrip("/").rsplit("/", 1)[-1]
-    who = {0: browser_identity(a, "Ana"), 1: browser_identity(b, "Bruno")}
+    svc, a, b, code, who = same_colour_with_dicas(new_page, app_harness, a_size=(390, 844))
     expect(a.locator("#house-line")).to_contain_text("Dicas ligadas")
-    for step in range(15):
-        seat, action = log[step]
-        svc.act(code, who[seat], action, expected_version=svc.snapshot(code, who[seat]).version)
+    play_moves(svc, code, who, log[:15])
     expect(hand(a)).to_have_count(10)
     expect(a.locator("#status-line")).to_be_visible()
     # a phone, the viewer's turn: the whole hand in the screen, with the tip of the moment

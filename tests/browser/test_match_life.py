@@ -24,7 +24,7 @@ from datetime import timedelta
 import sqlalchemy as sa
 from _flows import create_table, fast_bots, in_process_service, join_table, shots, simple_turn, start_two
 from _planner import find_seed
-from _replay import hand, play
+from _replay import hand, play_log
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -278,9 +278,7 @@ def test_rematch_after_pife_at_the_same_table(app_harness, new_page, code_of, sh
     s = new_page(width=390, height=844)  # opens the link after the start: watches
     s.goto(a.url)
     expect(s.locator("#status-line")).to_have_text("Você está assistindo à partida.")
-    pages = {0: a, 1: b}
-    for seat, action in log:
-        play(pages[seat], action)
+    play_log({0: a, 1: b}, log)
     for p in (a, b):
         expect(p.locator("#round-title")).to_have_text("FIM DA RODADA")
     a.get_by_role("button", name="PRÓXIMA RODADA").click()

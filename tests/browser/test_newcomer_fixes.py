@@ -25,12 +25,13 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from _access import stored_identity
-from _flows import browser_identity, create_table, join_table, service_or_skip
-from _planner import find_seed, greedy_game
-from _replay import hand
+from _flows import create_table, service_or_skip
+from _planner import find_seed, first_game, greedy_game
+from _replay import act, hand, play_planned
+from _round_end import two_players
 from playwright.sync_api import Page, expect
 
-from pifecacheta.rules import CACHETA_7, PIFE, GoOut, NextRound
+from pifecacheta.rules import CACHETA_7, PIFE, NextRound
 
 _DEFAULT_SHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "newcomer-fixes"
 SHOTS = Path(os.environ.get("PIFECACHETA_SHOTS_DIR") or _DEFAULT_SHOTS)
@@ -58,38 +59,12 @@ def _four(page: Page, name: str) -> None:
     page.set_viewport_size(size)
 
 
-def _act(svc, code: str, who, action) -> None:
-    svc.act(code, who, action, expected_version=svc.snapshot(code, who).version)
-
-
-def _two(new_page, app_harness, mode_id: str, seed: int, size=(1366, 900)):
-    """Ana (pt) creates a ``mode_id`` table dealt with ``seed``, Bruno (es) joins, both at
-    ``size``; the match starts. Returns the pages, the code and the identities by seat."""
-    os.environ["PIFECACHETA_FIXED_SEED"] = str(seed)
-    a = new_page(width=size[0], height=size[1])
-    create_table(a, app_harness.frontend_url, "Ana", mode_id)
-    b = new_page(width=size[0], height=size[1], locale="es-AR")
-    join_table(b, a.url, "Bruno", "es")
-    expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
-    code = a.url.rstrip("/").rsplit("/", 1)[-1]
-    who = {0: browser_identity(a, "Ana"), 1: browser_identity(b, "Bruno")}
-    a.get_by_role("button", name="COMEÇAR").click()
-    expect(hand(a)).to_have_count(9)
-    expect(hand(b)).to_have_count(9)
-    return a, b, code, who
-
-
 def _cacheta(new_page, app_harness, size=(1366, 900)):
-    """:func:`_two` on a planned Cacheta 7 round; also returns its final match and log."""
+    """Ana (pt) and Bruno (es), both at ``size``, at a planned Cacheta 7 round, started
+    (:func:`_round_end.two_players`); also returns its final match and log."""
     seed, final, log = find_seed(CACHETA_7, 2, out_of_turn=False, max_actions=30)
-    a, b, code, who = _two(new_page, app_harness, "cacheta7", seed, size=size)
+    a, b, code, who = two_players(new_page, app_harness, "cacheta7", seed, a_size=size, b_size=size)
     return a, b, code, who, final, log
-
-
-def _play_to_go_out(svc, code, who, final, log) -> None:
-    for seat, action in log[:-1]:
-        _act(svc, code, who[seat], action)
-    _act(svc, code, who[log[-1][0]], GoOut(discard=final.round.result.plan.discard))
 
 
 def _in_screen(page: Page, selector: str, height: int) -> None:
@@ -105,15 +80,10 @@ def _in_screen(page: Page, selector: str, height: int) -> None:
 def _long_pife_game(min_actions: int):
     """The first seed whose greedy two-seat Pife round ends with a go-out in turn after at
     least ``min_actions`` moves (a history longer than the screen)."""
-    for seed in range(1, 400):
-        got = greedy_game(PIFE, 2, seed)
-        if got is None:
-            continue
-        m, log = got
-        res = m.round.result
-        if res is not None and not res.out_of_turn and len(log) >= min_actions:
-            return seed, m, log
-    raise LookupError("no long game")
+    return first_game(
+        lambda seed: greedy_game(PIFE, 2, seed),
+        lambda m, log: not m.round.result.out_of_turn and len(log) >= min_actions,
+    )
 
 
 def _page_reaches(page: Page) -> tuple[float, float]:
@@ -128,8 +98,8 @@ def _page_reaches(page: Page) -> tuple[float, float]:
 def test_round_over_on_a_wide_screen_is_no_taller_than_its_felt(app_harness, new_page):
     svc = service_or_skip()
     seed, final, log = _long_pife_game(30)
-    a, b, code, who = _two(new_page, app_harness, "pife", seed, size=(1366, 700))
-    _play_to_go_out(svc, code, who, final, log)
+    a, b, code, who = two_players(new_page, app_harness, "pife", seed, a_size=(1366, 700), b_size=(1366, 700))
+    play_planned(svc, code, who, final, log)
     expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
     expect(b.locator("#round-title")).to_have_text("FIN DE LA RONDA")
     for p in (a, b):
@@ -195,10 +165,10 @@ def test_chat_opens_on_its_newest_line_and_follows_new_ones(app_harness, new_pag
 def test_a_reload_in_round_two_leaves_the_felt_to_the_table(app_harness, new_page):
     svc = service_or_skip()
     a, b, code, who, final, log = _cacheta(new_page, app_harness)
-    _play_to_go_out(svc, code, who, final, log)
+    play_planned(svc, code, who, final, log)
     expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
     expect(b.locator("#round-title")).to_have_text("FIN DE LA RONDA")
-    _act(svc, code, who[1], NextRound())  # Bruno's PRÓXIMA RODADA starts round 2
+    act(svc, code, who[1], NextRound())  # Bruno's PRÓXIMA RODADA starts round 2
     expect(a.locator("#last-round")).to_be_visible()  # Ana saw round 1 end: she gets its summary
     b.reload()
     expect(hand(b)).to_have_count(9)
@@ -266,8 +236,8 @@ def test_tabs_and_my_tables_tell_two_tables_apart(app_harness, new_page):
     two = svc.create_table(who[0], CACHETA_7)
     svc.join(two, who[1])
     svc.start(two, who[0])
-    _play_to_go_out(svc, code, who, final, log)
-    _act(svc, code, who[1], NextRound())
+    play_planned(svc, code, who, final, log)
+    act(svc, code, who[1], NextRound())
     a.goto(app_harness.frontend_url)
     rows = a.locator(".my-table")
     expect(rows).to_have_count(2)

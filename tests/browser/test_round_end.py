@@ -15,8 +15,8 @@ from pathlib import Path
 from _flows import service_or_skip
 from _frames import Recorder
 from _planner import find_seed
-from _replay import BUTTONS, hand, play
-from _round_end import PHONE, act, play_planned, two_players
+from _replay import BUTTONS, act, hand, play, play_planned
+from _round_end import PHONE, two_players
 from playwright.sync_api import Page, expect
 
 from pifecacheta.rules import CACHETA_7, PIFE, Discard, Draw

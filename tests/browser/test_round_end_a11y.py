@@ -11,10 +11,8 @@ card of their own hand, moved there by the arrows, when the winner's BATER / CER
 from __future__ import annotations
 
 from _fair import start_verifiable_round
-from _replay import play
+from _replay import planned_go_out, play, play_log
 from playwright.sync_api import Page, expect
-
-from pifecacheta.rules import GoOut
 
 SEEDS = range(55_100, 55_500)
 HAND_STOP = '#hand .hand-card[tabindex="0"]'
@@ -71,12 +69,9 @@ def test_round_ended_by_the_other_player_focus_replay_and_toasts(app_harness, ne
     a, b, seed, final_plan, log = start_verifiable_round(new_page, app_harness, SEEDS)
     vira = a.get_by_test_id("vira").locator("[data-card]").get_attribute("data-card")
     wild = a.get_by_test_id("wild").locator("[data-card]").get_attribute("data-card")
-    plan = final_plan.round.result.plan
-    if plan.discard is not None:
-        log = [*log[:-1], (log[-1][0], GoOut(discard=plan.discard))]
+    log = planned_go_out(final_plan, log)
     pages, langs = {0: a, 1: b}, {0: "pt", 1: "es"}
-    for seat, action in log[:-1]:
-        play(pages[seat], action, langs[seat])
+    play_log(pages, log[:-1], langs)
     winner = log[-1][0]
     other = pages[1 - winner]
     # the other player's focus on a card of their hand, moved there by keys

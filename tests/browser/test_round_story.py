@@ -22,8 +22,8 @@ from pathlib import Path
 
 from _flows import service_or_skip
 from _planner import find_seed
-from _replay import hand
-from _round_end import play_planned, two_players
+from _replay import hand, play_planned
+from _round_end import two_players
 from playwright.sync_api import Page, expect
 
 from pifecacheta import i18n

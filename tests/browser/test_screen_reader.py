@@ -15,11 +15,11 @@ import os
 
 from _flows import browser_identity, create_table, join_table, service_or_skip
 from _planner import find_seed
-from _replay import hand
+from _replay import act, hand, play_planned
 from playwright.sync_api import expect
 
 from pifecacheta import i18n
-from pifecacheta.rules import CACHETA_7, Draw, GoOut, NextRound
+from pifecacheta.rules import CACHETA_7, Draw, NextRound
 from pifecacheta.state.view_model import table_ui
 
 
@@ -104,7 +104,7 @@ def test_seats_hand_pile_and_round_end_read_in_words(app_harness, new_page):
 
     # the lixo: its top card and who discarded it
     seat, discard = log[1]
-    svc.act(code, who[seat], discard, expected_version=svc.snapshot(code, who[seat]).version)
+    act(svc, code, who[seat], discard)
     for viewer, (page, lang) in pages.items():
         top = table_ui(svc.snapshot(code, who[viewer])).discard_top
         by = (
@@ -116,12 +116,8 @@ def test_seats_hand_pile_and_round_end_read_in_words(app_harness, new_page):
         expect(page.get_by_role("button", name=name, exact=True)).to_be_visible()
 
     # FIM DA RODADA: an h2 under the table's h1, each meld a group of named cards
-    for seat, action in log[2:-1]:
-        svc.act(code, who[seat], action, expected_version=svc.snapshot(code, who[seat]).version)
-    seat, last = log[-1]
-    plan = final.round.result.plan
-    go_out = GoOut(discard=plan.discard) if plan.discard is not None else last
-    svc.act(code, who[seat], go_out, expected_version=svc.snapshot(code, who[seat]).version)
+    play_planned(svc, code, who, final, log[2:])
+    seat = log[-1][0]
     for viewer, (page, lang) in pages.items():
         ui = table_ui(svc.snapshot(code, who[viewer]))
         expect(page.get_by_role("heading", level=2, name=i18n.text(lang, "round.title"))).to_be_visible()
@@ -138,6 +134,6 @@ def test_seats_hand_pile_and_round_end_read_in_words(app_harness, new_page):
     # Bruno's PRÓXIMA RODADA ends it; her focus goes to her new hand, not to the page's body
     a.locator("#round-title").focus()
     expect(a.locator("#round-title")).to_be_focused()
-    svc.act(code, who[1], NextRound(), expected_version=svc.snapshot(code, who[1]).version)
+    act(svc, code, who[1], NextRound())
     expect(a.locator("#round-title")).to_have_count(0)
     expect(a.locator('#hand .hand-card[tabindex="0"]')).to_be_focused()

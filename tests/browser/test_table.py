@@ -6,10 +6,10 @@ import re
 
 from _flows import start_two
 from _planner import find_seed
-from _replay import BUTTONS, hand, play, wait_my_turn
+from _replay import BUTTONS, hand, planned_go_out, play, play_log, wait_my_turn
 from playwright.sync_api import expect
 
-from pifecacheta.rules import CACHETA_7, PIFE, AnnounceOneAway, Discard, Draw, GoOut
+from pifecacheta.rules import CACHETA_7, PIFE, AnnounceOneAway, Discard, Draw
 
 # test_reconnect.py and test_read_failure.py import it from here
 
@@ -34,10 +34,7 @@ def test_cacheta_round_between_two_browsers(app_harness, new_page, shot, shots_a
     expect(s.locator("#hand")).to_have_count(0)
     pages, langs = {0: a, 1: b}, {0: "pt", 1: "es"}
     # the final go-out: drag the leftover card onto the pile (GoOut with that discard)
-    last_seat, _ = log[-1]
-    plan = final.round.result.plan
-    if plan.discard is not None:
-        log = [*log[:-1], (last_seat, GoOut(discard=plan.discard))]
+    log = planned_go_out(final, log)
     for i, (seat, action) in enumerate(log):
         page = pages[seat]
         play(page, action, langs[seat], gesture=("drag", "tap", "dblclick")[i % 3])
@@ -77,8 +74,7 @@ def test_pife_won_with_the_louca(app_harness, new_page, shot):
     a, b = start_two(new_page, app_harness, "pife", seed)
     a.get_by_role("button", name="COMEÇAR").click()
     pages = {0: a, 1: b}
-    for seat, action in log[:-1]:
-        play(pages[seat], action)
+    play_log(pages, log[:-1])
     seat, last = log[-1]
     assert isinstance(last, Discard)
     pages[seat].locator(f'[id="card-{last.card}"]').dblclick()

@@ -4,18 +4,15 @@ stand-alone script (scripts/verify_round.py), in pt (desktop) and es (phone)."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from _fair import shot, start_verifiable_round
-from _replay import play
+from _replay import planned_go_out, play_log
 from playwright.sync_api import expect
 
-from pifecacheta.rules import GoOut
 from pifecacheta.service.fair_deal import seed_for_tests
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "verify_round.py"
@@ -26,12 +23,7 @@ def planned_round(new_page, app_harness):
     """Ana (pt, desktop) and Bruno (es, phone) play a planned verifiable round to FIM DA RODADA.
     Returns (a, b, seed)."""
     a, b, seed, final_plan, log = start_verifiable_round(new_page, app_harness, SEEDS)
-    plan = final_plan.round.result.plan
-    if plan.discard is not None:
-        log = [*log[:-1], (log[-1][0], GoOut(discard=plan.discard))]
-    pages, langs = {0: a, 1: b}, {0: "pt", 1: "es"}
-    for seat, action in log:
-        play(pages[seat], action, langs[seat])
+    play_log({0: a, 1: b}, planned_go_out(final_plan, log), {0: "pt", 1: "es"})
     expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
     expect(b.locator("#round-title")).to_have_text("FIN DE LA RONDA")
     return a, b, seed
@@ -146,13 +138,3 @@ def test_verificar_and_the_downloaded_record(app_harness, new_page, tmp_path) ->
     s.goto(a.url)
     expect(s.locator("#deal-seed")).to_contain_text(round_seed.hex())
     expect(s.locator("#verify-button")).to_have_count(0)
-
-
-@pytest.fixture(autouse=True)
-def _restore_seed():
-    """Put back the harness's fixed seed and integer deals for the tests that run after this one."""
-    old = os.environ.get("PIFECACHETA_FIXED_SEED")
-    yield
-    if old is not None:
-        os.environ["PIFECACHETA_FIXED_SEED"] = old
-    os.environ.pop("PIFECACHETA_FAIR_DEAL", None)

@@ -11,41 +11,13 @@ from pifecacheta.rules import PIFE, Phase
 from pifecacheta.service import TableService
 from pifecacheta.sweeper import BotScheduler, run_sweeper
 
+from ._fake_service import bot_service, bot_tables, counting
 from .helpers import current_turn, play_human_move
 
 
-def _counting(svc: TableService) -> dict[str, int]:
-    """Count the service's bot reads (``bot_schedule``) and bot steps."""
-    counts = {"schedule": 0, "step": 0}
-    schedule, step = svc.bot_schedule, svc.bot_step
-
-    def count_schedule(code: str):
-        counts["schedule"] += 1
-        return schedule(code)
-
-    def count_step(code: str, **kw):
-        counts["step"] += 1
-        return step(code, **kw)
-
-    svc.bot_schedule = count_schedule  # type: ignore[method-assign]
-    svc.bot_step = count_step  # type: ignore[method-assign]
-    return counts
-
-
-def _bot_tables(svc: TableService, people, n: int) -> list[str]:
-    """``n`` Pife tables Ana vs Luna; Luna (seat 1) plays first."""
-    codes = []
-    for _ in range(n):
-        code = svc.create_table(people[0], PIFE)
-        svc.add_bots(code, people[0], ["Luna"])
-        svc.start(code, people[0])
-        codes.append(code)
-    return codes
-
-
 def test_a_bot_moves_when_due_and_not_before(db_engine, clock, people) -> None:
-    svc = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=1.2)
-    (code,) = _bot_tables(svc, people, 1)
+    svc = bot_service(db_engine, clock, bot_delay=1.2)
+    (code,) = bot_tables(svc, people, 1)
     sched = BotScheduler(svc, workers=1)
     sched.attach()
     sched.scan()
@@ -64,9 +36,9 @@ def test_a_bot_moves_when_due_and_not_before(db_engine, clock, people) -> None:
 
 
 def test_waiting_tables_are_not_polled(db_engine, clock, people) -> None:
-    svc = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
-    codes = _bot_tables(svc, people, 5)
-    counts = _counting(svc)
+    svc = bot_service(db_engine, clock, bot_delay=0.5)
+    codes = bot_tables(svc, people, 5)
+    counts = counting(svc)
     sched = BotScheduler(svc, workers=1)
     sched.attach()
     sched.scan()
@@ -88,8 +60,8 @@ def test_waiting_tables_are_not_polled(db_engine, clock, people) -> None:
 
 def test_the_due_time_from_a_commit_is_the_one_read(db_engine, clock, people) -> None:
     """After every change, by a bot or a person, the schedule from the commit equals a read's."""
-    svc = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
-    (code,) = _bot_tables(svc, people, 1)
+    svc = bot_service(db_engine, clock, bot_delay=0.5)
+    (code,) = bot_tables(svc, people, 1)
     assert svc.schedule_after_commit(code) is None  # the bot seats are not known yet: read
     svc.bot_schedule(code)
     rng = random.Random(3)
@@ -110,10 +82,9 @@ def test_the_due_time_from_a_commit_is_the_one_read(db_engine, clock, people) ->
 def test_a_due_time_from_a_commit_is_checked_against_the_database(db_engine, clock, people) -> None:
     """Another process moved the bot after this one's commit: the scheduler's due time is only
     a hint, the bot never moves before its delay counted from the database's last move."""
-    here = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
-    there = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
-    code = here.create_table(people[0], PIFE)
-    here.add_bots(code, people[0], ["Luna"])
+    here = bot_service(db_engine, clock, bot_delay=0.5)
+    there = bot_service(db_engine, clock, bot_delay=0.5)
+    (code,) = bot_tables(here, people, 1, start=False)
     sched = BotScheduler(here, workers=1, retry_after=0.25)
     sched.attach()
     here.start(code, people[0])
@@ -136,7 +107,7 @@ def test_a_due_time_from_a_commit_is_checked_against_the_database(db_engine, clo
 def test_tables_without_bots_are_read_once(svc: TableService, people) -> None:
     code = svc.create_table(people[0], PIFE)
     svc.join(code, people[1])
-    counts = _counting(svc)
+    counts = counting(svc)
     sched = BotScheduler(svc, workers=1)
     sched.attach()
     svc.start(code, people[0])
@@ -152,8 +123,8 @@ def test_tables_without_bots_are_read_once(svc: TableService, people) -> None:
 
 
 def test_a_bot_with_nothing_to_play_waits_before_a_retry(db_engine, clock, people) -> None:
-    svc = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0)
-    (code,) = _bot_tables(svc, people, 1)
+    svc = bot_service(db_engine, clock, bot_delay=0)
+    (code,) = bot_tables(svc, people, 1)
     counts = {"step": 0}
 
     def no_move(code: str, **kw) -> bool:  # the bot's policy gives nothing
@@ -173,8 +144,8 @@ def test_a_bot_with_nothing_to_play_waits_before_a_retry(db_engine, clock, peopl
 
 
 def test_due_tables_move_side_by_side(db_engine, clock, people) -> None:
-    svc = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
-    codes = _bot_tables(svc, people, 8)
+    svc = bot_service(db_engine, clock, bot_delay=0.5)
+    codes = bot_tables(svc, people, 8)
     threads: set[int] = set()
     step = svc.bot_step
     barrier = threading.Barrier(2, timeout=5)
@@ -201,8 +172,7 @@ def test_due_tables_move_side_by_side(db_engine, clock, people) -> None:
 
 def test_a_person_move_schedules_the_bot_after_its_delay(svc: TableService, db_engine, clock, people) -> None:
     svc.bot_delay = 0.5
-    code = svc.create_table(people[0], PIFE)
-    svc.add_bots(code, people[0], ["Luna"])
+    (code,) = bot_tables(svc, people, 1, start=False)
     sched = BotScheduler(svc, workers=1)
     sched.attach()
     svc.start(code, people[0])  # on_change: Luna's first move is due in 0.5 s
@@ -222,8 +192,8 @@ def test_a_person_move_schedules_the_bot_after_its_delay(svc: TableService, db_e
 
 
 def test_a_change_of_the_delays_reschedules(db_engine, clock, people) -> None:
-    svc = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=60)
-    (code,) = _bot_tables(svc, people, 1)
+    svc = bot_service(db_engine, clock, bot_delay=60)
+    (code,) = bot_tables(svc, people, 1)
     sched = BotScheduler(svc, workers=1)
     sched.scan()
     assert sched.run_due() == []
@@ -234,10 +204,9 @@ def test_a_change_of_the_delays_reschedules(db_engine, clock, people) -> None:
 def test_the_scan_catches_a_change_it_was_not_told(db_engine, clock, people) -> None:
     """Another process (here a second service on the same database) plays; this scheduler hears
     nothing until its safety scan, which finds the bot due."""
-    here = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
-    there = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
-    code = there.create_table(people[0], PIFE)
-    there.add_bots(code, people[0], ["Luna"])
+    here = bot_service(db_engine, clock, bot_delay=0.5)
+    there = bot_service(db_engine, clock, bot_delay=0.5)
+    (code,) = bot_tables(there, people, 1, start=False)
     sched = BotScheduler(here, workers=1)
     sched.attach()
     sched.scan()
@@ -253,8 +222,7 @@ def test_the_scan_catches_a_change_it_was_not_told(db_engine, clock, people) -> 
 def test_the_loop_wakes_on_a_change_not_on_its_tick(svc: TableService, db_engine, people) -> None:
     """With a 30 s tick, a bot still answers a person's move at once: the change wakes the loop."""
     ana = people[0]
-    code = svc.create_table(ana, PIFE)
-    svc.add_bots(code, ana, ["Luna"])
+    (code,) = bot_tables(svc, people, 1, start=False)
 
     async def main() -> None:
         stop = asyncio.Event()
@@ -277,8 +245,8 @@ def test_a_table_due_again_during_its_move_is_scheduled_once_the_move_is_done(
 ) -> None:
     """start_due finds a table due while its move still runs: not handed over twice, and not
     lost: once that move is done, the table is scheduled again."""
-    svc = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
-    (code,) = _bot_tables(svc, people, 1)
+    svc = bot_service(db_engine, clock, bot_delay=0.5)
+    (code,) = bot_tables(svc, people, 1)
     release, started = threading.Event(), threading.Event()
     real = svc.bot_step
 

@@ -9,27 +9,16 @@ import asyncio
 import random
 
 from pifecacheta.live.service_link import remote_change
-from pifecacheta.rules import PIFE, Phase
-from pifecacheta.service import TableService
+from pifecacheta.rules import Phase
 from pifecacheta.sweeper import BotScheduler, run_sweeper
 
+from ._fake_service import bot_service, bot_tables
 from .helpers import current_turn, log_count, play_human_move
 
 
-def _bot_tables(svc: TableService, people, n: int) -> list[str]:
-    """``n`` Pife tables Ana vs Luna; Luna (seat 1) plays first."""
-    codes = []
-    for _ in range(n):
-        code = svc.create_table(people[0], PIFE)
-        svc.add_bots(code, people[0], ["Luna"])
-        svc.start(code, people[0])
-        codes.append(code)
-    return codes
-
-
 def test_the_scheduler_drives_only_the_tables_it_owns(db_engine, clock, people) -> None:
-    svc = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
-    mine, theirs = _bot_tables(svc, people, 2)
+    svc = bot_service(db_engine, clock, bot_delay=0.5)
+    mine, theirs = bot_tables(svc, people, 2)
     owned = {mine}
     moved: list[str] = []
     sched = BotScheduler(svc, owns=owned.__contains__, workers=1)
@@ -65,8 +54,8 @@ def test_the_scheduler_drives_only_the_tables_it_owns(db_engine, clock, people) 
 
 def test_the_scheduler_drops_a_lost_tables_due_move_before_playing_it(db_engine, clock, people) -> None:
     """The held shards shrank between the scheduling and the move: the move is not played."""
-    svc = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
-    (code,) = _bot_tables(svc, people, 1)
+    svc = bot_service(db_engine, clock, bot_delay=0.5)
+    (code,) = bot_tables(svc, people, 1)
     owned = {code}
     sched = BotScheduler(svc, owns=owned.__contains__, workers=1)
     sched.scan()
@@ -84,8 +73,8 @@ def test_run_sweeper_reads_a_newly_owned_table_at_once_and_never_sweeps_without_
 ) -> None:
     """A 30 s tick and an hour between scans: only ``reshard`` can make the loop read a table
     it just took, and the bot then moves within a fraction of a second."""
-    svc = TableService(db_engine, seed_source=lambda: 9, bot_delay=0, round_over_delay=0)
-    (code,) = _bot_tables(svc, people, 1)
+    svc = bot_service(db_engine, bot_delay=0, round_over_delay=0)
+    (code,) = bot_tables(svc, people, 1)
     sweeps: list[int] = []
     sweep = svc.sweep
 
@@ -134,9 +123,9 @@ def test_a_change_heard_from_another_process_is_read_not_taken_from_an_older_com
     """This process played Luna's last move (its latest commit: Ana's turn, no bot due); Ana
     then moves through another backend. Heard as a remote change, the table is read again and
     Luna's next move is scheduled, not dropped until the safety scan."""
-    here = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
-    there = TableService(db_engine, clock=clock, seed_source=lambda: 9, bot_delay=0.5)
-    (code,) = _bot_tables(here, people, 1)
+    here = bot_service(db_engine, clock, bot_delay=0.5)
+    there = bot_service(db_engine, clock, bot_delay=0.5)
+    (code,) = bot_tables(here, people, 1)
     sched = BotScheduler(here, workers=1)
     sched.attach()
     sched.scan()

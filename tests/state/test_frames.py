@@ -3,25 +3,22 @@ the very text Reflex writes, on every view of a whole match; anything else goes 
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import datetime
 import enum
 import json
-import random
 import typing
 from typing import Any
 
 import pytest
 import socketio
+from _match import play_hostile_match
 from reflex.app import _sio_dumps
 from reflex.event import Event
 from reflex.state import StateUpdate
 
-from pifecacheta.bots import bot_action
-from pifecacheta.rules import CACHETA_7
-from pifecacheta.service import TableService
-from pifecacheta.state import frames, history_ui
+from pifecacheta.service import Identity, TableService
+from pifecacheta.state import frames
 from pifecacheta.state.hints import HintCard, hint_card
 from pifecacheta.state.history_ui import history_for
 from pifecacheta.state.view_model import table_ui
@@ -36,17 +33,9 @@ def _packet(delta: dict[str, Any], **update: Any) -> list[Any]:
 
 
 def test_every_frame_of_a_match_is_reflex_s_text(db_engine, clock) -> None:
-    history_ui._kept.clear()
-    svc = TableService(db_engine, clock=clock, seed_source=lambda: 11, bot_delay=0, round_over_delay=0)
-    ana = svc.identify(None, None, 'Zé <b>"R$ $& $1</b> ‹img› \\ \t')
-    code = svc.create_table(ana, CACHETA_7)
-    svc.add_bots(code, ana, ["Carmen", "Tito"])
-    svc.start(code, ana)
-    svc.chat(code, ana, "olá <script>$'</script> ✓ \u2028 \x7f")
-    rng = random.Random(5)
     fast = 0
 
-    async def frames_now() -> None:
+    async def frames_now(svc: TableService, code: str, ana: Identity) -> None:
         nonlocal fast
         for who in (ana, None):
             snap = svc.snapshot(code, who)
@@ -70,20 +59,7 @@ def test_every_frame_of_a_match_is_reflex_s_text(db_engine, clock) -> None:
             assert dumps(packet, **SEP) == _sio_dumps(packet, **SEP)
             fast += 1
 
-    for _ in range(400):
-        asyncio.run(frames_now())
-        snap = svc.snapshot(code, ana)
-        if snap.status == "finished":
-            break
-        if svc.bot_step(code):
-            continue
-        action = bot_action("Carmen", snap.view, rng) if snap.view is not None else None
-        if action is None:
-            break
-        try:
-            svc.act(code, ana, action, expected_version=snap.version)
-        except Exception:  # noqa: BLE001 - a refusal (not Ana's turn): the bots move next
-            continue
+    play_hostile_match(db_engine, clock, frames_now)
     assert fast > 100
 
 

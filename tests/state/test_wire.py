@@ -4,21 +4,18 @@ text both write alike."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
-import random
 import typing
 from typing import Any
 
 import pytest
+from _match import play_hostile_match
 from reflex_base.utils.format import json_dumps
 from reflex_base.utils.serializers import get_serializer
 
-from pifecacheta.bots import bot_action
-from pifecacheta.rules import CACHETA_7
-from pifecacheta.service import TableService
-from pifecacheta.state import history_ui, wire
+from pifecacheta.service import Identity, TableService
+from pifecacheta.state import wire
 from pifecacheta.state.history_ui import HistoryUi, RoundUi, history_for
 from pifecacheta.state.ui_values import TableUi
 from pifecacheta.state.view_model import table_ui
@@ -67,18 +64,10 @@ def test_the_views_hold_only_types_both_write_alike(top: type) -> None:
 
 
 def test_every_view_of_a_match_is_written_as_reflex_writes_it(db_engine, clock) -> None:
-    history_ui._kept.clear()
-    svc = TableService(db_engine, clock=clock, seed_source=lambda: 11, bot_delay=0, round_over_delay=0)
-    ana = svc.identify(None, None, 'Zé <b>"R$ $& $1</b> ‹img›')
-    code = svc.create_table(ana, CACHETA_7)
-    svc.add_bots(code, ana, ["Carmen", "Tito"])
-    svc.start(code, ana)
-    svc.chat(code, ana, "olá <script>$'</script> ✓")
-    rng = random.Random(5)
     seen: set[str] = set()
     views = 0
 
-    async def texts_now() -> None:
+    async def texts_now(svc: TableService, code: str, ana: Identity) -> None:
         nonlocal views
         for who in (ana, None):
             snap = svc.snapshot(code, who)
@@ -92,20 +81,6 @@ def test_every_view_of_a_match_is_written_as_reflex_writes_it(db_engine, clock) 
                 assert json_dumps(r) == reflex_text(r)
                 seen.add("RoundUi")
 
-    for _ in range(400):
-        asyncio.run(texts_now())
-        snap = svc.snapshot(code, ana)
-        if snap.status == "finished":
-            break
-        if svc.bot_step(code):
-            continue
-        view = snap.view
-        action = bot_action("Carmen", view, rng) if view is not None else None
-        if action is None:
-            break
-        try:
-            svc.act(code, ana, action, expected_version=snap.version)
-        except Exception:  # noqa: BLE001 - a refusal (not Ana's turn): the bots move next
-            continue
+    play_hostile_match(db_engine, clock, texts_now)
     assert seen == {"TableUi", "HistoryUi", "RoundUi"}, seen  # a round ended with a go-out
     assert views > 100
