@@ -40,6 +40,25 @@ def _near(face: Face, ranks: Sequence[int], suits: Sequence[int]) -> bool:
     return False
 
 
+def _lonely(ranks: Sequence[int], suits: Sequence[int]) -> int:
+    """How many of the cards (natural: no usable wild among them) share a meld with no other.
+
+    A meld holds at least 3 cards and the added card is one, so a card in a meld at the end
+    shares it with at least one other of these: one of the same rank (a set), or of the same
+    suit within two places (a run: of the two places on either side of it that the run covers,
+    at most one is the added card), the ace at both ends (:func:`_near`). A card with no such
+    partner can only be the discard; two of them, and no added card lets the hand go out.
+    """
+    count = 0
+    for i, (r, st) in enumerate(zip(ranks, suits, strict=True)):
+        for j, (r2, st2) in enumerate(zip(ranks, suits, strict=True)):
+            if i != j and (r == r2 or (st == st2 and ((d := abs(r - r2)) <= 2 or d >= 11))):
+                break
+        else:
+            count += 1
+    return count
+
+
 def completing_faces(
     hand9: Sequence[Card],
     *,
@@ -97,6 +116,8 @@ def _each_completing_face(
     n = len(cards9)
     ranks, suits = [c.rank for c in cards9], [c.suit.index for c in cards9]
     usable = [c.face in ws and c not in plain for c in cards9]
+    if not any(usable) and _lonely(ranks, suits) >= 2:
+        return  # two cards that no meld can hold: one could be the discard, not both
     wild_bits = [1 << i for i in range(n) if usable[i]]
     by_rank: dict[int, list[int]] = {}
     by_suit: dict[int, dict[int, list[int]]] = {}

@@ -18,7 +18,7 @@ from ..models import ChatMessage, Player, TableOptions, TableStatus
 from ..rules import Action, apply
 from .errors import NotSeated, NotStarted, StaleVersion
 from .fair_deal import deal_info, with_key
-from .identity import hash_secret, verify
+from .identity import hash_secret, verified_id
 from .match_life import absence_claimable, refuse_early_absence_claim, rematch_offered
 from .rows import read_votes, refuse_expired, rules_from_json
 from .store import Store
@@ -57,12 +57,12 @@ class Play:
         """
         store = self._store
         with store.tx() as s:
-            p = verify(s, who)
+            player_id = verified_id(s, who)
             ld = store.load(s, code)
             if ld.match is None:
                 refuse_expired(ld.table)
                 raise NotStarted("the match has not started")
-            mine = ld.seat_of(p.id)
+            mine = ld.seat_of(player_id)
             if mine is None or mine.left:
                 raise NotSeated("only the table's players can play")
             if ld.table.version != expected_version:
@@ -70,7 +70,7 @@ class Play:
             action = with_key(s, ld.table.id, ld.match, action, store.verifiable(), store.people(ld))
             new = apply(ld.match, mine.seat, action)
             refuse_early_absence_claim(ld, action, store.now())
-            version = store.commit_match(s, ld, new, mine.seat, action, f"player:{p.id}")
+            version = store.commit_match(s, ld, new, mine.seat, action, f"player:{player_id}")
         store.notify(code)
         return version
 

@@ -211,19 +211,21 @@ def card_ui(
 ) -> CardUi:
     """A :class:`CardUi` for ``card``; ``wilds`` are this round's wild faces, ``taken`` the card
     taken from the pile this turn, ``drawn`` the card just drawn from the stock (this very card
-    is marked, not its twin).
+    is marked, not its twin). A ``set``/``frozenset`` of wilds (a view's ``wilds``) is used as
+    it is; any other iterable is gathered into a set first.
 
     >>> card_ui(Card.parse("10H'")).id, card_ui(Card.parse("10H'")).code
     ("10H'", '10H')
     """
     code = card.code
+    wild_faces = wilds if isinstance(wilds, (frozenset, set)) else set(wilds)
     return CardUi(
         id=str(card),
         code=code,
         rank=code[:-1],
         suit=code[-1],
         symbol=SUIT_SYMBOL[code[-1]],
-        wild=card.face in set(wilds),
+        wild=card.face in wild_faces,
         # the taken card and its twin from the other deck: neither may be discarded this turn
         # (seed 000 line 54)
         taken=taken is not None and card.face == taken.face,

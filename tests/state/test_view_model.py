@@ -210,6 +210,21 @@ def test_the_taken_card_and_its_twin_are_both_marked():
     assert card_ui(Card.parse("9S'")).taken is False  # nothing taken this turn
 
 
+def test_the_wild_mark_is_the_same_for_any_collection_of_wild_faces():
+    """``card_ui`` takes a view's frozenset of wild faces as it is and gathers any other
+    iterable (a list, a one-pass generator, nothing) into a set: the same wild marks."""
+    from pifecacheta.rules.cards import Card
+    from pifecacheta.state.ui_values import card_ui
+
+    faces = [Card.parse("7S").face, Card.parse("7C").face]
+    cards = [Card.parse(t) for t in ("7S", "7S'", "7C", "7H", "8S")]
+    expected = [True, True, True, False, False]
+    for wilds in (frozenset(faces), set(faces), faces, tuple(faces)):
+        assert [card_ui(c, wilds=wilds).wild for c in cards] == expected
+    assert [card_ui(c, wilds=(f for f in faces)).wild for c in cards] == expected
+    assert not any(card_ui(c).wild for c in cards)
+
+
 def test_after_a_resignation_with_tied_lives_the_match_winner_has_the_trophy(svc):
     """Seed 000 line 72: Bruno resigns at once (lives all tied): the next seat with most lives
     after him wins, and only that seat shows the trophy; the reason says he resigned."""
