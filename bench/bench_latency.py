@@ -21,7 +21,8 @@ machine, so the pages' clocks agree):
 
 ``--count-dom`` adds, per move, what each other screen's browser did between the click and
 its paint, in counts that do not depend on the machine's load (``bench/_paint_count.py``: DOM
-mutations, React components rendered, style recalculations and layouts, compositor layers);
+mutations, React components rendered, style recalculations and layouts, compositor layers, and
+the components that rendered most, by name);
 ``--reduced-motion`` runs the browsers with "reduce motion" (no card travels); ``--root DIR``
 runs another checkout's app (a worktree of an older commit) with this script.
 
