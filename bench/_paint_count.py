@@ -28,6 +28,7 @@ from typing import Any
 COUNT_JS = r"""
 (() => {
   const c = window.__paint = {added: 0, removed: 0, attrs: 0, text: 0, commits: 0, renders: 0};
+  const names = window.__paintNames = {};  // renders by component name (cumulative)
   const size = (n) => (n.nodeType === 1 ? 1 + n.getElementsByTagName("*").length : 1);
   const take = (records) => {
     for (const r of records) {
@@ -43,12 +44,26 @@ COUNT_JS = r"""
   window.__paintFlush = () => { take(mo.takeRecords()); return Object.assign({}, c); };
   // function 0, class 1, forwardRef 11, memo 14, simple memo 15; PerformedWork is flag 1
   const COMPONENT = new Set([0, 1, 11, 14, 15]);
+  // a nameless component (a Reflex memo in a production build): its first element's id or class
+  const where = (f) => {
+    let h = f.child;
+    while (h && h.tag !== 5) h = h.child;
+    const el = h && h.stateNode;
+    if (!el || !el.getAttribute) return "";
+    return el.id ? "#" + el.id : "." + String(el.getAttribute("class") || el.tagName).split(" ")[0];
+  };
   const visit = (first) => {
     const stack = [first];
     while (stack.length) {
       for (let f = stack.pop(); f; f = f.sibling) {
         const prev = f.alternate;
-        if (COMPONENT.has(f.tag) && (prev === null || (f.flags & 1) === 1)) c.renders += 1;
+        if (COMPONENT.has(f.tag) && (prev === null || (f.flags & 1) === 1)) {
+          c.renders += 1;
+          const t = f.type || {};
+          const n = t.displayName || t.name || (t.render && (t.render.displayName || t.render.name))
+            || (t.type && (t.type.displayName || t.type.name)) || "?" + where(f);
+          names[n] = (names[n] || 0) + 1;
+        }
         // a subtree the commit did not touch keeps its old child fibers
         if (f.child && (prev === null || prev.child !== f.child)) stack.push(f.child);
       }
@@ -67,6 +82,7 @@ COUNT_JS = r"""
 """
 
 FLUSH_JS = "() => window.__paintFlush ? window.__paintFlush() : null"
+NAMES_JS = "() => Object.assign({}, window.__paintNames || {})"
 
 # Chromium's Performance.getMetrics names: counts, and durations (s of the renderer's thread CPU)
 CDP_COUNTS = ("LayoutCount", "RecalcStyleCount")
@@ -122,3 +138,20 @@ def report(per_move: list[list[dict[str, float]]]) -> list[str]:
         unit = " ms CPU" if k in CDP_TIMES else ""
         lines.append(f"  {k}: {statistics.median(vals):.1f} / {max(vals):.1f}{unit}")
     return lines
+
+
+def top_renders(
+    start: list[dict[str, int]], end: list[dict[str, int]], moves: int, top: int = 30
+) -> list[str]:
+    """Printed lines: the components that rendered most, by name (React's function name or
+    ``displayName``; Reflex's memo components keep theirs in a production build), as renders
+    per move per page over all pages (the acting one too): ``start`` / ``end`` hold each
+    page's :data:`NAMES_JS` tally before the first move and after the last."""
+    if moves <= 0 or not start:
+        return []
+    total: dict[str, float] = {}
+    for a, b in zip(start, end, strict=True):
+        for name, n in b.items():
+            total[name] = total.get(name, 0.0) + (n - a.get(name, 0)) / moves / len(start)
+    ranked = sorted(total.items(), key=lambda kv: -kv[1])[:top]
+    return ["renders per move per page, by component:"] + [f"  {v:6.1f}  {k}" for k, v in ranked]

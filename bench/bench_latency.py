@@ -21,7 +21,8 @@ machine, so the pages' clocks agree):
 
 ``--count-dom`` adds, per move, what each other screen's browser did between the click and
 its paint, in counts that do not depend on the machine's load (``bench/_paint_count.py``: DOM
-mutations, React components rendered, style recalculations and layouts, compositor layers);
+mutations, React components rendered, style recalculations and layouts, compositor layers, and
+the components that rendered most, by name);
 ``--reduced-motion`` runs the browsers with "reduce motion" (no card travels); ``--root DIR``
 runs another checkout's app (a worktree of an older commit) with this script.
 
@@ -216,7 +217,7 @@ def main() -> int:  # noqa: PLR0915 - one linear script
         wrap(TableService, "snapshot", "snap", lambda a, kw: "")
         wrap(TableService, "snapshots", "snaps", lambda a, kw: str(len(a[2])) if len(a) > 2 else "")
 
-    from _paint_count import COUNT_JS, Metrics, delta, report
+    from _paint_count import COUNT_JS, NAMES_JS, Metrics, delta, report, top_renders
     from playwright.sync_api import expect, sync_playwright
 
     from pifecacheta.rules import CACHETA_7, Draw, apply, new_match
@@ -273,6 +274,7 @@ def main() -> int:  # noqa: PLR0915 - one linear script
         screens = players + spectators
         match = new_match(CACHETA_7, 4, seed=args.seed)
         meters = {id(p): Metrics(p) for p in screens} if args.count_dom else {}
+        names_start = [p.evaluate(NAMES_JS) for p in screens] if meters else []
         counted: list[list[dict[str, float]]] = []  # per move, per other screen
 
         per_move: list[float] = []
@@ -353,6 +355,10 @@ def main() -> int:  # noqa: PLR0915 - one linear script
             print(f"TableUi messages per screen per move: {frames / len(screens) / len(per_move):.2f}")
         for line in report(counted):
             print(line)
+        if meters:
+            names_end = [p.evaluate(NAMES_JS) for p in screens]
+            for line in top_renders(names_start, names_end, len(counted)):
+                print(line)
         print(
             f"moves played: {len(per_move)} ({kinds.count('Draw')} draws, {kinds.count('Discard')} discards)"
         )

@@ -215,15 +215,10 @@ def hand_card(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int])
         aria_pressed=rx.cond(selected, "true", "false"),
         aria_label=card_name(card),  # "7 de copas, coringa" for a wild
         tab_index=rx.cond(i == rx.cond(focused < count, focused, count - 1), 0, -1),
+        # styled by class (assets/room.css, "a card of the hand"): the hand renders again at
+        # each move, and a style prop costs an Emotion component per card; the lifted card
+        # (aria-pressed) follows no scroll: a finger moving it is a drag (_touch_drop)
         class_name="hand-card",
-        style={
-            "cursor": "pointer",
-            "flex_shrink": "0",
-            "border_radius": "0.4em",
-            "position": "relative",
-            # the lifted card follows no scroll: a finger moving it is a drag (_touch_drop)
-            "touch_action": rx.cond(selected, "none", "auto"),
-        },
     )
 
 

@@ -60,22 +60,15 @@ def line_text(line: Any, *, spoken: bool = False) -> Any:
 
 
 def _line(line: ObjectVar[HistoryLineUi]) -> rx.Component:
-    """One ``li``: the time, the sentence on screen, and the same sentence in words for screen readers."""
+    """One ``li``: the time, the sentence on screen, and the same sentence in words for screen
+    readers. Styled by class (``assets/room.css``, "history lines"), not by style props: every
+    line renders again at each move, and a style prop costs an Emotion component per element."""
     return rx.el.li(  # type: ignore[no-any-return]
-        rx.el.time(
-            clock(line.at),
-            date_time=line.at,
-            style={"opacity": "0.7", "font_size": "0.8em", "margin_right": "0.5em", "white_space": "nowrap"},
-        ),
+        rx.el.time(clock(line.at), date_time=line.at, class_name="hist-time"),
         rx.el.span(line_text(line), aria_hidden="true"),
-        rx.el.span(line_text(line, spoken=True), style=SR_ONLY),
+        rx.el.span(line_text(line, spoken=True), class_name="pfc-sr-only"),
         class_name="hist-line",
         custom_attrs={"data-key": line.key},
-        style={
-            "padding": "0.25em 0",
-            "border_bottom": "1px solid rgba(255,255,255,0.08)",
-            "line_height": "1.35",
-        },
     )
 
 
