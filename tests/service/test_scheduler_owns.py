@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 
 from pifecacheta.live.service_link import remote_change
 from pifecacheta.rules import Phase
@@ -72,7 +73,8 @@ def test_run_sweeper_reads_a_newly_owned_table_at_once_and_never_sweeps_without_
     db_engine, people
 ) -> None:
     """A 30 s tick and an hour between scans: only ``reshard`` can make the loop read a table
-    it just took, and the bot then moves within a fraction of a second."""
+    it just took, and the bot then moves (in a fraction of a second on a quiet machine; the
+    wait allows 20 s, still short of the 30 s tick, for a loaded one)."""
     svc = bot_service(db_engine, bot_delay=0, round_over_delay=0)
     (code,) = bot_tables(svc, people, 1)
     sweeps: list[int] = []
@@ -105,10 +107,9 @@ def test_run_sweeper_reads_a_newly_owned_table_at_once_and_never_sweeps_without_
         assert current_turn(db_engine, code) == (Phase.DRAW, 1) and moved == []
         owned.add(code)
         reshard.set()  # the shard was just taken
-        for _ in range(300):
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and current_turn(db_engine, code) != (Phase.DRAW, 0):
             await asyncio.sleep(0.01)
-            if current_turn(db_engine, code) == (Phase.DRAW, 0):
-                break
         stop.set()
         await asyncio.wait_for(task, timeout=5)
 
