@@ -63,7 +63,8 @@ def test_the_rows_hold_no_card(svc, people):
     svc.start(code, ana)
     hand = svc.snapshot(code, ana).view.hand  # type: ignore[union-attr]
     for row in svc.my_tables(ana) + svc.my_tables(bia):
-        text = repr(dataclasses.asdict(row))
+        # the random invite code may hold any two letters, a card's "QS" among them
+        text = repr(dataclasses.asdict(row)).replace(row.code, "<code>")
         assert all(str(c) not in text for c in hand) and "seed" not in text and "'hand" not in text
         assert all(
             type(v) in (str, int, bool, tuple, type(None)) or k == "last_move_at"
