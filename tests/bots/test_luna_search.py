@@ -110,3 +110,13 @@ def test_the_budget_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setenv("PIFECACHETA_LUNA_SAMPLES", "x")
     monkeypatch.setenv("PIFECACHETA_LUNA_MS", "-1")
     assert luna.budget() == luna.Budget(None, luna.DEFAULT_MS)
+
+
+def test_the_search_overrules_the_base_only_beyond_two_and_a_half_standard_errors() -> None:
+    # 16 paired samples: 4 wins of the alternative (mean 0.25, 2.2 standard errors) leave the
+    # base's choice; 6 wins (mean 0.375, 3.0 standard errors) overrule it
+    assert luna.Z == 2.5
+    assert luna._confident([1] * 4 + [0] * 12) == 0.0
+    assert luna._confident([1] * 6 + [0] * 10) == pytest.approx(0.375)
+    assert luna._confident([-1] * 6 + [0] * 10) == pytest.approx(-0.375)
+    assert luna._confident([2] + [0] * 15) == 0.0  # one differing sample is never enough
