@@ -110,3 +110,16 @@ def test_the_budget_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setenv("PIFECACHETA_LUNA_SAMPLES", "x")
     monkeypatch.setenv("PIFECACHETA_LUNA_MS", "-1")
     assert luna.budget() == luna.Budget(None, luna.DEFAULT_MS)
+
+
+def test_the_search_overrules_the_base_only_beyond_its_threshold() -> None:
+    # 16 paired samples: 4 wins of the alternative (mean 0.25, 2.2 standard errors) overrule
+    # the base's choice in Cacheta (1.5) but not in Pife (2.5); 6 wins (3.0) overrule it in both
+    z_pife = luna.z_of(player_view(new_match(PIFE, 2, seed=0), 0))
+    z_cacheta = luna.z_of(player_view(new_match(CACHETA_7, 2, seed=0), 0))
+    assert (z_pife, z_cacheta) == (2.5, 1.5)
+    assert luna._confident([1] * 4 + [0] * 12, z_pife) == 0.0
+    assert luna._confident([1] * 4 + [0] * 12, z_cacheta) == pytest.approx(0.25)
+    assert luna._confident([1] * 6 + [0] * 10, z_pife) == pytest.approx(0.375)
+    assert luna._confident([-1] * 6 + [0] * 10, z_pife) == pytest.approx(-0.375)
+    assert luna._confident([2] + [0] * 15, z_cacheta) == 0.0  # one differing sample is never enough
