@@ -61,13 +61,15 @@ def build_feed(app: Any, state_cls: type[Any], service: NotifyingService, url: s
 
 
 async def run_feed(feed: LiveFeed) -> None:
-    """What the feed needs while the app runs: a Redis feed's subscriber and the renewal of
-    its tabs' state TTL (until cancelled); nothing for a local feed."""
+    """What the feed needs while the app runs, until cancelled: its open tabs' states kept
+    alive (``keep_alive_loop``), and a Redis feed's subscriber."""
     if isinstance(feed, RedisFeed):
         try:
             await asyncio.gather(feed.listen(), feed.keep_alive_loop())
         finally:
             await feed.aclose()
+    elif isinstance(feed, LocalFeed):
+        await feed.keep_alive_loop()
 
 
 async def run_once_per_cluster(job: Callable[[], Coroutine[Any, Any, None]], url: str | None = None) -> None:

@@ -11,6 +11,14 @@ A tab stops being told when its socket is gone (:func:`socket_open`: the Socket.
 it watched from is no longer known to ``app.sio``), or when its state shows another table;
 its page's on_load (run again by Reflex on every reconnect) makes it watch again.
 
+Reflex's memory state manager drops a tab's state after ``REFLEX_REDIS_TOKEN_EXPIRATION``
+seconds (1 h by default) with neither an event nor a ``modify_state`` of it, even while the tab
+is connected; the next push would then find an empty state and stop watching, and a page left
+open for a friend's next move (seed 000: a match is played over days) would stop updating.
+:meth:`LocalFeed.keep_alive` therefore renews, every quarter of that time, the state of every
+tab watching here whose socket is open (Reflex's public ``app.state_manager.get_state``, which
+restarts the state's expiry).
+
 Only tokens, socket ids (random, not secret from the server) and counts live here: no cards.
 Without Redis one backend process serves the tables, so an in-process registry sees every
 tab. With Redis (``live/redis_feed.py``) each process keeps this registry of its own tabs and
@@ -226,6 +234,38 @@ class LocalFeed:
                 self.registry.unwatch(tab.token, code)
             elif state.table_version < count:
                 state.table_version = count
+
+    def open_tabs(self) -> list[Tab]:
+        """The tabs watching a table here whose socket is open (by table code, then token)."""
+        tabs = (t for code in self.registry.codes() for t in self.registry.tabs(code))
+        return [t for t in tabs if self._is_open(t.socket)]
+
+    async def keep_alive(self) -> int:
+        """Restart the expiry of the Reflex state of every open tab watching here (one
+        ``app.state_manager.get_state`` each: the memory manager tracks the token again; the
+        state is not locked, read or changed). Returns how many tabs were kept (0 without an
+        app). :class:`~pifecacheta.live.redis_feed.RedisFeed` renews its states in Redis instead."""
+        if self.app is None or self.state_cls is None:
+            return 0
+        tabs = self.open_tabs()
+        for tab in tabs:
+            await self.app.state_manager.get_state(rx.BaseStateToken(ident=tab.token, cls=self.state_cls))
+        return len(tabs)
+
+    async def keep_alive_loop(self, ttl: float | None = None) -> None:
+        """:meth:`keep_alive` every ``ttl / 4`` seconds until cancelled (``ttl``: default
+        Reflex's ``redis_token_expiration``, the memory manager's expiry too); a failure is
+        logged and tried next time."""
+        if ttl is None:
+            from reflex.config import get_config
+
+            ttl = float(get_config().redis_token_expiration)
+        while True:
+            await asyncio.sleep(max(0.25, ttl / 4))
+            try:
+                await self.keep_alive()
+            except Exception:  # noqa: BLE001 - the next round tries again
+                log.warning("live feed: could not keep the open tabs' states alive", exc_info=True)
 
     async def refresh(self, token: str) -> bool:
         """See :meth:`LiveFeed.refresh`."""

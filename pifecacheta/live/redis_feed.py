@@ -33,7 +33,7 @@ Reflex's Redis state manager gives each stored state of a tab the TTL
 ``REFLEX_REDIS_TOKEN_EXPIRATION`` (1 h by default) and renews it only when that state is
 written, so the state of a tab left open on a table where nothing happens (or the parts of it
 no event touches, e.g. ``ViewerState``) would expire under a connected tab: its next push would
-find an empty state and stop watching. :meth:`RedisFeed.keep_alive` therefore renews, every
+find an empty state and stop watching. :meth:`RedisFeed.renew_states` therefore renews, every
 quarter of that TTL, the TTL of every state key of each tab watching here whose socket is open
 (``PEXPIRE`` on ``str(rx.BaseStateToken(token, cls))`` for each state class of the app).
 
@@ -316,14 +316,12 @@ class RedisFeed(LocalFeed):
             stack.extend(sorted(cls.get_substates(), key=lambda c: str(c.get_full_name())))
         return out
 
-    async def keep_alive(self, client: aioredis.Redis, ttl: float) -> int:
+    async def renew_states(self, client: aioredis.Redis, ttl: float) -> int:
         """Renew to ``ttl`` seconds the TTL of every stored state of each tab watching a
         table here whose socket is open (one pipeline of ``PEXPIRE``; keys that do not exist
         are left alone). Returns how many tabs were kept; raises what Redis raises."""
         classes = self._state_classes()
-        tabs = [
-            t for code in self.registry.codes() for t in self.registry.tabs(code) if self._is_open(t.socket)
-        ]
+        tabs = self.open_tabs()
         if not classes or not tabs:
             return 0
         pipe = client.pipeline(transaction=False)
@@ -335,8 +333,13 @@ class RedisFeed(LocalFeed):
         return len(tabs)
 
     async def keep_alive_loop(self, ttl: float | None = None) -> None:
-        """:meth:`keep_alive` every ``ttl / 4`` seconds until cancelled (``ttl``: default
-        Reflex's ``redis_token_expiration``); a Redis failure is logged and tried next time."""
+        """Keep the open tabs' states alive until cancelled: with Reflex's Redis state manager,
+        :meth:`renew_states` every ``ttl / 4`` seconds (``ttl``: default Reflex's
+        ``redis_token_expiration``; a Redis failure is logged and tried next time); with a
+        state manager in this process's memory, :meth:`LocalFeed.keep_alive_loop`."""
+        if not _states_in_redis(self.app):
+            await super().keep_alive_loop(ttl)
+            return
         if ttl is None:
             from reflex.config import get_config
 
@@ -346,7 +349,7 @@ class RedisFeed(LocalFeed):
             while True:
                 await asyncio.sleep(max(1.0, ttl / 4))
                 try:
-                    await self.keep_alive(client, ttl)
+                    await self.renew_states(client, ttl)
                 except (RedisError, OSError) as exc:
                     log.warning("live feed: could not renew the tabs' state TTL (%r)", exc)
         finally:
@@ -364,3 +367,16 @@ class RedisFeed(LocalFeed):
         if aio is not None and aio[0] is asyncio.get_running_loop():
             await aio[1].aclose()
         self.close()
+
+
+def _states_in_redis(app: Any) -> bool:
+    """True when ``app`` keeps its tabs' states in Redis (Reflex's ``StateManagerRedis``),
+    also when there is no app yet (a feed built for a Redis cluster); False for a state
+    manager in this process's memory (or on its disk)."""
+    from reflex.istate.manager.redis import StateManagerRedis
+
+    try:
+        manager = app.state_manager  # rx.App's public property; ValueError before it is made
+    except (AttributeError, ValueError):
+        return True
+    return isinstance(manager, StateManagerRedis)

@@ -3,7 +3,7 @@
 Reflex stores each state of a tab with the TTL ``REFLEX_REDIS_TOKEN_EXPIRATION`` and renews
 it only when it writes that state, so a connected tab whose table does not change for longer
 would lose its state (its next push would find an empty one). The Redis feed renews the TTL of
-the states of its open tabs (``RedisFeed.keep_alive``). Here the TTL is 4 s, the tab waits 10 s
+the states of its open tabs (``RedisFeed.renew_states``). Here the TTL is 4 s, the tab waits 10 s
 with nothing happening, then a move at its table must reach it.
 """
 

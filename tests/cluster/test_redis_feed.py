@@ -222,7 +222,7 @@ def test_keep_alive_renews_every_state_key_of_each_open_watching_tab(redis_url: 
     async def main() -> int:
         client = aioredis.Redis.from_url(redis_url)
         try:
-            return await feed.keep_alive(client, 3600)
+            return await feed.renew_states(client, 3600)
         finally:
             await client.aclose()
 

@@ -218,3 +218,38 @@ def test_a_refresh_goes_through_the_real_app():
     app = _real_app()
     feed = LocalFeed(app, TableState)
     assert asyncio.run(feed.refresh(f"test-{uuid.uuid4().hex}"))
+
+
+def test_an_idle_tab_keeps_its_state_and_its_pushes_past_the_state_expiry():
+    """Reflex's memory manager drops a state untouched for its expiry (1 h by default) even
+    under a connected tab; without the feed's keep-alive the next push found an empty state,
+    the tab stopped watching and its page stopped updating. Here Reflex's own memory manager
+    (a fresh one, the app's tree) expires states after 2 s and the tab sits 5 s with nothing
+    happening at its table."""
+    from reflex.istate.manager.memory import StateManagerMemory
+
+    _real_app()  # the app's state tree is built
+
+    class _Server:
+        def __init__(self) -> None:
+            self.state_manager = StateManagerMemory(token_expiration=2)
+            self.modify_state = self.state_manager.modify_state
+
+    async def main(keep_alive: bool) -> tuple[str, int, list[str]]:
+        app, token = _Server(), f"test-{uuid.uuid4().hex}"
+        feed = LocalFeed(app, TableState, is_open=lambda socket: True)
+        async with app.modify_state(rx.BaseStateToken(ident=token, cls=TableState)) as root:
+            (await root.get_state(TableState)).table_code = "T1"
+        feed.watch("T1", Tab(token, "sid"))
+        kept = asyncio.create_task(feed.keep_alive_loop(ttl=2.0)) if keep_alive else None
+        await asyncio.sleep(5.0)
+        await feed.publish("T1").delivered()
+        if kept is not None:
+            kept.cancel()
+        state = await _state_of(app, token)  # type: ignore[arg-type]
+        await app.state_manager.close()
+        return state.table_code, state.table_version, feed.watchers("T1")
+
+    assert asyncio.run(main(keep_alive=False)) == ("", 0, [])  # the failure the keep-alive prevents
+    code, version, watchers = asyncio.run(main(keep_alive=True))
+    assert (code, version, len(watchers)) == ("T1", 1, 1)
