@@ -147,6 +147,7 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
         who = await session._identity()
         self.me, self._secret, self._name = who.player_id, who.secret, who.name
         self.table_version = live.current().watch(code, live.tab_of(self))
+        self._keep_token()
         self.join_name = session.name
         CACHE.forget_viewer(code, self._who())  # a (re)load shows the table as it is now
         self._reread_view()  # ... even when the table's change count did not move
@@ -451,5 +452,5 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
         This tab gets the new change count in this event's own delta; the others through the
         feed's pushes, not awaited here (each tab's update takes that tab's lock only).
         """
-        delivery = await live.current().apublish(self.table_code, skip=live.tab_of(self).token)
+        delivery = await live.current().apublish(self.table_code, skip=self._token())
         self.table_version = delivery.count
