@@ -8,8 +8,13 @@ process (``pifecacheta.bots.offload``: no GIL held by the waiting thread, a lowe
 priority, a budget that shrinks with the queue); the write transaction then applies that
 action only if the table's version is still the one decided on. So a search of ~100 ms never
 holds the process's write lock (people's moves at every other table would wait for it) nor
-the event loop. When only bots still play a round, FIM DA RODADA closes by itself (seed 000
-line 68): the lowest bot seat still at the table presses PRÓXIMA RODADA.
+the event loop. The other bots decide before the write transaction too, in the stepping
+thread, on the latest match this process kept of the table (``MatchCache.latest``, no read),
+and that decision (with the NA BOA after a discard) is used only when the transaction finds
+the table at that version; each decision is seeded by (match seed, table version, seat), so
+it is the one the bot would have made inside the transaction. When only bots still play a
+round, FIM DA RODADA closes by itself (seed 000 line 68): the lowest bot seat still at the
+table presses PRÓXIMA RODADA.
 """
 
 from __future__ import annotations
@@ -44,6 +49,19 @@ from .rows import Loaded
 from .store import Store
 
 log = logging.getLogger(__name__)
+
+
+class Planned(NamedTuple):
+    """A bot's decision made before the write transaction: at table ``version`` for ``seat``,
+    its ``action`` (None: the policy gave nothing) and, for a quick plan, what it would add
+    right after a discard (``announce``: NA BOA or None) and the random stream after both
+    (``rng``); the searching bots' plans carry neither (``rng`` None)."""
+
+    version: int
+    seat: int
+    action: Action | None
+    announce: Action | None = None
+    rng: random.Random | None = None
 
 
 class BotDue(NamedTuple):
@@ -105,6 +123,8 @@ class BotDriver:
         self._bot_seats_lock = threading.Lock()
         # codes among those of _bot_seats with a searching bot (Luna) seated
         self._searching: set[str] = set()
+        # code -> its bot seats' names (seat -> name), kept beside _bot_seats
+        self._bot_names: dict[str, dict[int, str]] = {}
 
     def pending_bot_delay(self, code: str) -> float | None:
         """Seconds until a bot should act at ``code`` (0 = now), or None when no bot has to act
@@ -150,17 +170,21 @@ class BotDriver:
         """Remember the loaded table's bot seats once it left the lobby (bounded LRU)."""
         if ld.table.status == TableStatus.LOBBY:
             return
-        bots = frozenset(x.seat for x in ld.seats if x.bot is not None)
+        names = {x.seat: x.bot for x in ld.seats if x.bot is not None}
+        bots = frozenset(names)
         searching = any(x.bot in offload.SEARCHING for x in ld.seats)
         with self._bot_seats_lock:
             self._bot_seats[ld.table.code] = bots
+            self._bot_names[ld.table.code] = names
             if searching:
                 self._searching.add(ld.table.code)
             else:
                 self._searching.discard(ld.table.code)
             self._bot_seats.move_to_end(ld.table.code)
             while len(self._bot_seats) > self._store.matches.size:
-                self._searching.discard(self._bot_seats.popitem(last=False)[0])
+                gone = self._bot_seats.popitem(last=False)[0]
+                self._searching.discard(gone)
+                self._bot_names.pop(gone, None)
 
     def _due_at(self, last: datetime, due: BotDue) -> datetime:
         """When the bot ``due`` may act after the table's last move at ``last``: plus the delay."""
@@ -182,7 +206,7 @@ class BotDriver:
         """
         store = self._store
         try:
-            planned = self._plan(code, when_due)
+            planned = self._plan(code, when_due) or self._quick_plan(code)
             with store.tx() as s:
                 ld = store.load(s, code)
                 self._learn_seats(ld)
@@ -198,14 +222,18 @@ class BotDriver:
                 actor = f"bot:{bot.bot}"
                 rng = random.Random(f"{m.seed}:{ld.table.version}:{seat}")
                 action: Action | None
+                fresh = planned is not None and (planned.version, planned.seat) == (ld.table.version, seat)
                 if due.closes_round:
                     action = NextRound()
                 elif bot.bot in offload.SEARCHING:
-                    if planned is None or planned[0] != (ld.table.version, seat):
+                    if planned is None or not fresh:
                         return False  # the table moved while the bot thought: decide again
-                    action = planned[1]
+                    action = planned.action
+                elif fresh and planned is not None and planned.rng is not None:
+                    action, rng = planned.action, planned.rng  # decided before the lock
                 else:
                     action = bot_action(bot.bot, view, rng)
+                    planned = None
                 if action is None:
                     log.warning("bot %s at %s: no action", bot.bot, code)
                     return False
@@ -218,14 +246,45 @@ class BotDriver:
                     return False
                 version = store.commit_match(s, ld, new, seat, action, actor)
                 if isinstance(action, Discard):
-                    self._maybe_announce(s, ld, new, seat, bot.bot, rng, version)
+                    if fresh and planned is not None and planned.rng is not None:
+                        if planned.announce is not None:
+                            self._announce(s, ld, new, seat, bot.bot, planned.announce, version)
+                    else:
+                        self._maybe_announce(s, ld, new, seat, bot.bot, rng, version)
         except StaleVersion:
             return False
         store.notify(code)
         return True
 
-    def _plan(self, code: str, when_due: bool) -> tuple[tuple[int, int], Action | None] | None:
-        """For a searching bot due at ``code``: ((table version, seat), its action), decided on
+    def _quick_plan(self, code: str) -> Planned | None:
+        """For a bot that does not search, due to play a turn at ``code`` in the latest match
+        this process kept (``MatchCache.latest``, no database read): its decision and, after a
+        discard, its NA BOA (:meth:`_announce_after`), both seeded as inside the transaction.
+        None when nothing is kept, the table's bot names are not known yet, or no such bot
+        has a turn there. A hint only: :meth:`bot_step` uses it when its transaction finds the
+        table at the same version."""
+        entry = self._store.matches.latest(code)
+        with self._bot_seats_lock:
+            names = self._bot_names.get(code)
+        if entry is None or not names:
+            return None
+        m = entry.match
+        due = _due(TableStatus.PLAYING, m, frozenset(names))
+        if due is None or due.closes_round or names[due.seat] in offload.SEARCHING:
+            return None
+        seat, name = due.seat, names[due.seat]
+        rng = random.Random(f"{m.seed}:{entry.version}:{seat}")
+        action = bot_action(name, entry.view(seat), rng)
+        announce = None
+        if isinstance(action, Discard):
+            try:
+                announce = self._announce_after(apply(m, seat, action), seat, name, rng)
+            except IllegalActionError:
+                announce = None  # refused again, and logged, inside the transaction
+        return Planned(entry.version, seat, action, announce, rng)
+
+    def _plan(self, code: str, when_due: bool) -> Planned | None:
+        """For a searching bot due at ``code``: its decision at (table version, seat), made on
         a read outside the write transaction (:mod:`pifecacheta.bots.offload`); None when no
         searching bot has to play a turn there now."""
         store = self._store
@@ -246,12 +305,12 @@ class BotDriver:
         m = ld.match
         view = player_view(m, due.seat) if ld.cached is None else ld.cached.view(due.seat)
         rng = random.Random(f"{m.seed}:{ld.table.version}:{due.seat}")
-        return (ld.table.version, due.seat), offload.decide(bot.bot, view, rng)
+        return Planned(ld.table.version, due.seat, offload.decide(bot.bot, view, rng))
 
-    def _maybe_announce(
-        self, s: Session, ld: Loaded, new: Match, seat: int, name: str, rng: random.Random, version: int
-    ) -> None:
-        """After a bot's discard in Cacheta, let it announce NA BOA when it may (seed 000 line 64)."""
+    @staticmethod
+    def _announce_after(new: Match, seat: int, name: str, rng: random.Random) -> Action | None:
+        """After a bot's discard that gave match ``new``: NA BOA when it is Cacheta, the bot may
+        announce and its policy does (seed 000 line 64), else None."""
         r = new.round
         if (
             new.rules.mode is not Mode.CACHETA
@@ -259,15 +318,28 @@ class BotDriver:
             or r.phase is not Phase.DRAW
             or seat in r.announced
         ):
-            return
+            return None
         view = player_view(new, seat)
         if not view.can_announce:
-            return
+            return None
         extra = bot_action(name, view, rng)
-        if isinstance(extra, AnnounceOneAway):
-            self._store.commit_match(
-                s, ld, apply(new, seat, extra), seat, extra, f"bot:{name}", old=new, expected_version=version
-            )
+        return extra if isinstance(extra, AnnounceOneAway) else None
+
+    def _maybe_announce(
+        self, s: Session, ld: Loaded, new: Match, seat: int, name: str, rng: random.Random, version: int
+    ) -> None:
+        """After a bot's discard in Cacheta, let it announce NA BOA when it may (seed 000 line 64)."""
+        extra = self._announce_after(new, seat, name, rng)
+        if extra is not None:
+            self._announce(s, ld, new, seat, name, extra, version)
+
+    def _announce(
+        self, s: Session, ld: Loaded, new: Match, seat: int, name: str, extra: Action, version: int
+    ) -> None:
+        """Save the bot's NA BOA ``extra`` after its discard (``new``, table ``version``)."""
+        self._store.commit_match(
+            s, ld, apply(new, seat, extra), seat, extra, f"bot:{name}", old=new, expected_version=version
+        )
 
     def bot_tables(self) -> list[str]:
         """Codes of tables in play that have a bot seat (the sweeper scans them)."""

@@ -95,6 +95,12 @@ class MatchCache:
         self._keep(code, fresh)
         return fresh
 
+    def latest(self, code: str) -> CachedMatch | None:
+        """The entry kept for ``code`` (its latest version this process saw), or None; no
+        database row is compared, so a caller must check its version against the row later."""
+        with self._lock:
+            return self._entries.get(code)
+
     def put(self, code: str, version: int, text: str, match: Match) -> None:
         """Keep ``match`` (saved as ``text``) as ``code``'s match at ``version``; called only after
         the save committed."""
