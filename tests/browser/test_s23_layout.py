@@ -45,13 +45,17 @@ def test_a_long_rounds_history_stays_inside_a_wide_screen(app_harness, new_page)
         lambda m, log: not m.round.result.out_of_turn and len(log) >= 50,
     )
     a, b, code, who = two_players(new_page, app_harness, "pife", seed, a_size=WIDE[0], b_size=WIDE[1])
-    play_moves(svc, code, who, log[:-2])
     lines = a.locator("#history-side li.hist-line")
-    expect(lines).to_have_count(len(log[:-2]) // 2 + 1)  # a draw and its discard are one line, and the deal
-    assert a.locator("#history-side").bounding_box()["height"] > 0
+    moves = log[:-2]
+    for done in range(10, len(moves) + 10, 10):
+        # ten moves at a time, each batch shown before the next: a page under load (two busy
+        # cores) takes a while to draw a hundred changes that come in a burst
+        play_moves(svc, code, who, moves[done - 10 : done])
+        # a draw and its discard are one line, and the deal one more
+        expect(lines).to_have_count(len(moves[:done]) // 2 + 1, timeout=60_000)
     _fits_the_screen(a)  # mid-round
     play_planned(svc, code, who, final, log[-2:])
-    expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
+    expect(a.locator("#round-title")).to_have_text("FIM DA RODADA", timeout=60_000)
     _fits_the_screen(a)
     # the panel's newest lines show and its oldest are reached by scrolling inside it
     expect(a.locator("#history-side li.hist-line").first).to_be_in_viewport()
