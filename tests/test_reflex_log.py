@@ -59,3 +59,24 @@ def test_rxconfig_installs_it():
     assert any(
         isinstance(f, reflex_log._OnceFilter) for f in logging.getLogger(reflex_log.NODE_LOGGER).filters
     )
+
+
+def test_the_pages_call_no_deprecated_reflex_api(monkeypatch):
+    """``reflex run`` prints a DeprecationWarning for each deprecated Reflex call the pages make
+    while they are built (issue 11 defect 12: a start-up log with no line to ignore of ours)."""
+    from reflex_base.utils import console
+
+    said: list[str] = []
+    monkeypatch.setattr(console, "deprecate", lambda feature_name="", *a, **k: said.append(feature_name))
+    from pifecacheta.pages import access, lobby, not_found, rules, table
+
+    for page in (
+        lobby.lobby_page,
+        table.table_page,
+        rules.rules_page,
+        access.access_page,
+        access.enter_page,
+        not_found.not_found_page,
+    ):
+        page()
+    assert said == []

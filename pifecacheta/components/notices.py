@@ -28,7 +28,7 @@ def turn_reason() -> rx.Var[str]:
 def seat_names() -> rx.Var[str]:
     """The seats' names of the viewer's ``TableUi``, joined by ", " in the browser (the empty
     seats of a waiting room give empty names, dropped by ``state/notices.table_names``)."""
-    return TableState.ui.seats.foreach(lambda s: s.name).join(", ")  # type: ignore[no-any-return]
+    return TableState.ui.seats.map(lambda s: s.name).join(", ")  # type: ignore[no-any-return]
 
 
 def _signal_box(reason: str, lang: str) -> rx.Component:

@@ -188,7 +188,12 @@ def history_side() -> rx.Component:
             "padding": "0.6em 0.8em",
             "position": "sticky",
             "top": "0.5em",
-            "--hist-height": "calc(100vh - 9em)",
+            # the panel ends with the board (assets/table.css: 100vh - 6em from the page's top),
+            # so the page does not scroll: what is above the lines (the page's top, the panel's
+            # heading and tabs, about 8.7rem) and below them (its foot and the page's, about
+            # 3rem) in rem, since an em here is the smaller one of the lines' box, where the
+            # height is used (a 9em margin left the panel's foot under the screen's edge)
+            "--hist-height": "calc(100vh - 12rem)",
         },
     )
 
