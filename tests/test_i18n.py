@@ -83,3 +83,15 @@ def test_pife_louca_reads_the_same_in_the_panel_and_the_history(lang, said):
     history all use the glossary's words (docs/GLOSSARY.md, "bater com a louca")."""
     for key in ("round.louca_from", "banner.louca", "hist.louca", "hist.louca_ten"):
         assert f"{{name}} {said}" in i18n.catalog(lang)[key], (lang, key)
+
+
+def test_the_touch_screen_hints_to_discard_offer_the_drag_and_name_no_mouse() -> None:
+    """A finger drags a card to the lixo too (components/table/hand.py's touch drag), so the
+    touch screen's words (``turn.discard*``, shown when the pointer is not a fine one) offer the
+    drag themselves instead of an aside for a mouse the screen does not have."""
+    from pifecacheta import i18n
+
+    for lang, mouse, drag in (("pt", "mouse", "arraste-a até o lixo"), ("es", "ratón", "arrástrala al pozo")):
+        for key in ("turn.discard", "turn.discard_or_go_out"):
+            words = i18n.text(lang, key)
+            assert mouse not in words and drag in words, (lang, key, words)
