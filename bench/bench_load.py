@@ -23,6 +23,7 @@ and print B/A ratios. bench/README.md says more. Usage::
     PATH=.tools/node_modules/.bin:$PATH REFLEX_USE_SYSTEM_BUN=1 .venv/bin/python bench/bench_load.py \\
         [--tables 10 25] [--seconds 30] [--scenario cacheta|pife] [--spectators 0] \\
         [--compare /path/to/other/checkout] [--compare-env REFLEX_STATE_MANAGER_MODE=memory]
+        [--processes 1 2 4 [--skip-sqlite] [--tab-state redis memory]]
 """
 
 from __future__ import annotations
@@ -431,6 +432,11 @@ def main() -> int:
         help="per N, P backends on PostgreSQL + Redis behind nginx too, for each P (e.g. 1 2 4)",
     )  # fmt: skip
     ap.add_argument("--skip-sqlite", action="store_true", help="with --processes: no one-process SQLite run")
+    ap.add_argument(
+        "--tab-state", nargs="+", choices=("redis", "memory"), default=["redis"], metavar="WHERE",
+        help="with --processes: where the backends keep the tabs' Reflex states (REFLEX_STATE_MANAGER_MODE), "
+        "redis and/or memory; with both, each P runs in each, back to back",
+    )  # fmt: skip
     ap.add_argument("--_setup", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args._setup:  # inside the checkout under test: create the tables, print them as JSON
@@ -444,7 +450,11 @@ def main() -> int:
     if args.processes and (args.compare or args.compare_env):
         ap.error("--processes runs its own configurations: no --compare with it")
     configs = [] if args.processes and args.skip_sqlite else [Config("A", ROOT)]
-    configs += [Config(f"P{p}", ROOT, processes=p) for p in args.processes or []]
+    states = list(dict.fromkeys(args.tab_state))
+    configs += [
+        Config(f"P{p}" + (f"-{ts}" if len(states) > 1 else ""), ROOT, processes=p, tab_state=ts)
+        for p in args.processes or [] for ts in states
+    ]  # fmt: skip
     exit_on_signals()
     if args.processes:
         from _cluster_io import pg_server
@@ -455,7 +465,8 @@ def main() -> int:
         env = dict(kv.split("=", 1) for kv in args.compare_env)
         configs.append(Config("B", (args.compare or ROOT).resolve(), env))
     for c in configs:
-        print(f"config {c.label}: {c.root} {' '.join(f'{k}={v}' for k, v in c.env.items())}".rstrip())
+        where = f" tab states in {c.tab_state}" if c.processes else ""
+        print(f"config {c.label}: {c.root}{where} {' '.join(f'{k}={v}' for k, v in c.env.items())}".rstrip())
     print(
         f"scenario {args.scenario}, {args.spectators} spectator tab(s) per table, think {args.think[0]}-"
         f"{args.think[1]} s, bot delay {args.bot_delay} s, {args.seconds:.0f} s per N;",
@@ -481,7 +492,13 @@ def main() -> int:
             if args.processes:
                 from _cluster_io import cluster_ratios
 
-                print(*cluster_ratios([results[c.label] for c in configs if c.processes], n), sep="\n")
+                for ts in states:  # each size against the smallest, per place of the tab states
+                    same = [results[c.label] for c in configs if c.processes and c.tab_state == ts]
+                    print(*cluster_ratios(same, n, f" ({ts})" if len(states) > 1 else ""), sep="\n")
+                for p in args.processes if len(states) > 1 else ():  # memory over redis, per size
+                    pair = [results[f"P{p}-{ts}"] for ts in ("redis", "memory")]
+                    if all(r and r[-1]["n"] == n for r in pair):
+                        print(ratios(pair[0][-1], pair[1][-1]).replace("B/A", f"P{p} memory/redis"))
     except KeyboardInterrupt:
         print("interrupted: the server was stopped; figures so far below")
         interrupted = True
