@@ -433,9 +433,9 @@ def main() -> int:
     )  # fmt: skip
     ap.add_argument("--skip-sqlite", action="store_true", help="with --processes: no one-process SQLite run")
     ap.add_argument(
-        "--tab-state", nargs="+", choices=("redis", "memory"), default=["redis"], metavar="WHERE",
+        "--tab-state", nargs="+", choices=("redis", "memory"), default=["memory"], metavar="WHERE",
         help="with --processes: where the backends keep the tabs' Reflex states (REFLEX_STATE_MANAGER_MODE), "
-        "redis and/or memory; with both, each P runs in each, back to back",
+        "memory (the app's default) and/or redis; with both, each P runs in each, back to back",
     )  # fmt: skip
     ap.add_argument("--_setup", help=argparse.SUPPRESS)
     args = ap.parse_args()
