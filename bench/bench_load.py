@@ -153,7 +153,7 @@ class Tab:
         self.no_take = -1  # the version at which taking the discard was refused: draw instead
         code = run.setup["tables"][table]["code"]
         self.router = {"pathname": f"/mesa/{code}", "asPath": f"/mesa/{code}", "query": {"code": code}}
-        self.sio = SioTab(run.url, str(uuid.uuid4()), run.setup["version"], self.on_update)
+        self.sio = SioTab(run.tab_url(table), str(uuid.uuid4()), run.setup["version"], self.on_update)
 
     async def open(self) -> None:
         """Connect with the page's boot event (hydrate + on_load), as the browser does."""
@@ -266,6 +266,12 @@ class Run:
         self.stats = Stats()
         self.setup: dict[str, Any] = {}
         self.url = ""
+        self.table_urls: list[str] = []  # --route table: backend i serves tables i, i + P, ...
+
+    def tab_url(self, table: int) -> str:
+        """Where a tab of table number ``table`` connects: the server (nginx for a cluster), or
+        with ``--route table`` the table's own backend, every tab of a table on the same one."""
+        return self.table_urls[table % len(self.table_urls)] if self.table_urls else self.url
 
     def env(self, workdir: Path) -> dict[str, str]:
         """The server's and the set-up's environment: a fresh database and state directory."""
@@ -305,6 +311,8 @@ class Run:
                 SERVERS.append(server)
             server.start()
             self.url = f"ws://127.0.0.1:{server.port}"
+            if self.cfg.processes and self.args.route == "table":
+                self.table_urls = [f"ws://127.0.0.1:{b.port}" for b in server.backends]
             return asyncio.run(self._play(server))
         finally:
             if server is not None:
@@ -437,6 +445,11 @@ def main() -> int:
         help="with --processes: where the backends keep the tabs' Reflex states (REFLEX_STATE_MANAGER_MODE), "
         "memory (the app's default) and/or redis; with both, each P runs in each, back to back",
     )  # fmt: skip
+    ap.add_argument(
+        "--route", choices=("nginx", "table"), default="nginx",
+        help="with --processes: the tabs connect to nginx (least_conn: a table's tabs spread over the "
+        "backends), or straight to backend (table number %% P), all the tabs of a table on one backend",
+    )  # fmt: skip
     ap.add_argument("--_setup", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args._setup:  # inside the checkout under test: create the tables, print them as JSON
@@ -470,6 +483,7 @@ def main() -> int:
     print(
         f"scenario {args.scenario}, {args.spectators} spectator tab(s) per table, think {args.think[0]}-"
         f"{args.think[1]} s, bot delay {args.bot_delay} s, {args.seconds:.0f} s per N;",
+        f"cluster tabs routed by {args.route};" if args.processes else "",
         "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()),
     )
 
