@@ -12,7 +12,8 @@ throwaway run:
   an earlier run is seen;
 * P backends, ``reflex run --env prod --backend-only`` (one granian worker each,
   ``REFLEX_REDIS_URL`` and ``PIFECACHETA_DB_URL`` shared), started one after the other (each
-  writes ``.web/backend`` at start);
+  writes ``.web/backend`` at start), with ``REFLEX_STATE_MANAGER_MODE`` set to the
+  configuration's ``tab_state``: the tabs' Reflex states in Redis or in each backend's memory;
 * nginx on a free port spreading ``/_event`` websockets over them with ``least_conn``, as
   ``scripts/cluster.sh`` does. The tabs connect to nginx.
 
@@ -163,7 +164,9 @@ class Cluster:
             "PIFECACHETA_DB_URL": db_url, "REFLEX_REDIS_URL": f"redis://127.0.0.1:{self.redis_port}/0",
             "GRANIAN_WORKERS": "1",
         }  # fmt: skip
-        self.env.pop("REFLEX_STATE_MANAGER_MODE", None)
+        # where the backends keep the tabs' Reflex states (Config.tab_state): said explicitly,
+        # so the run does not depend on rxconfig.py's default
+        self.env["REFLEX_STATE_MANAGER_MODE"] = cfg.tab_state
         self.backends: list[Server] = []
         self.nginx: subprocess.Popen[bytes] | None = None
         self.port = free_port()
@@ -333,8 +336,10 @@ def side_notes(before: dict[str, float], after: dict[str, float], seconds: float
     return text
 
 
-def cluster_ratios(runs: list[list[dict[str, Any]]], n: int) -> list[str]:
+def cluster_ratios(runs: list[list[dict[str, Any]]], n: int, tag: str = "") -> list[str]:
     """Each cluster size's figures at ``n`` tables against the smallest size's (``runs``: the
-    cluster configurations' rows, smallest first): ``"  P2/P1 at 50 tables: moves_s 1.9, ..."``."""
+    cluster configurations' rows, smallest first; ``tag`` follows the sizes):
+    ``"  P2/P1 at 50 tables: moves_s 1.9, ..."``."""
     last = [r[-1] for r in runs if r and r[-1]["n"] == n]
-    return [ratios(last[0], f).replace("B/A", f"P{f['processes']}/P{last[0]['processes']}") for f in last[1:]]
+    base = last[0]["processes"] if last else 0
+    return [ratios(last[0], f).replace("B/A", f"P{f['processes']}/P{base}{tag}") for f in last[1:]]

@@ -184,6 +184,7 @@ class Config:
     root: Path
     env: dict[str, str] = field(default_factory=dict)
     processes: int = 0  # 0: one process on SQLite; P > 0: P backends on PostgreSQL + Redis (_cluster_io)
+    tab_state: str = "memory"  # with processes > 0: where the backends keep tab states, "memory" or "redis"
 
     def python(self) -> Path:
         """The checkout's own interpreter (its ``.venv``)."""

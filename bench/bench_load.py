@@ -23,6 +23,7 @@ and print B/A ratios. bench/README.md says more. Usage::
     PATH=.tools/node_modules/.bin:$PATH REFLEX_USE_SYSTEM_BUN=1 .venv/bin/python bench/bench_load.py \\
         [--tables 10 25] [--seconds 30] [--scenario cacheta|pife] [--spectators 0] \\
         [--compare /path/to/other/checkout] [--compare-env REFLEX_STATE_MANAGER_MODE=memory]
+        [--processes 1 2 4 [--skip-sqlite] [--tab-state redis memory]]
 """
 
 from __future__ import annotations
@@ -152,7 +153,7 @@ class Tab:
         self.no_take = -1  # the version at which taking the discard was refused: draw instead
         code = run.setup["tables"][table]["code"]
         self.router = {"pathname": f"/mesa/{code}", "asPath": f"/mesa/{code}", "query": {"code": code}}
-        self.sio = SioTab(run.url, str(uuid.uuid4()), run.setup["version"], self.on_update)
+        self.sio = SioTab(run.tab_url(table), str(uuid.uuid4()), run.setup["version"], self.on_update)
 
     async def open(self) -> None:
         """Connect with the page's boot event (hydrate + on_load), as the browser does."""
@@ -265,6 +266,12 @@ class Run:
         self.stats = Stats()
         self.setup: dict[str, Any] = {}
         self.url = ""
+        self.table_urls: list[str] = []  # --route table: backend i serves tables i, i + P, ...
+
+    def tab_url(self, table: int) -> str:
+        """Where a tab of table number ``table`` connects: the server (nginx for a cluster), or
+        with ``--route table`` the table's own backend, every tab of a table on the same one."""
+        return self.table_urls[table % len(self.table_urls)] if self.table_urls else self.url
 
     def env(self, workdir: Path) -> dict[str, str]:
         """The server's and the set-up's environment: a fresh database and state directory."""
@@ -304,6 +311,8 @@ class Run:
                 SERVERS.append(server)
             server.start()
             self.url = f"ws://127.0.0.1:{server.port}"
+            if self.cfg.processes and self.args.route == "table":
+                self.table_urls = [f"ws://127.0.0.1:{b.port}" for b in server.backends]
             return asyncio.run(self._play(server))
         finally:
             if server is not None:
@@ -431,6 +440,16 @@ def main() -> int:
         help="per N, P backends on PostgreSQL + Redis behind nginx too, for each P (e.g. 1 2 4)",
     )  # fmt: skip
     ap.add_argument("--skip-sqlite", action="store_true", help="with --processes: no one-process SQLite run")
+    ap.add_argument(
+        "--tab-state", nargs="+", choices=("redis", "memory"), default=["memory"], metavar="WHERE",
+        help="with --processes: where the backends keep the tabs' Reflex states (REFLEX_STATE_MANAGER_MODE), "
+        "memory (the app's default) and/or redis; with both, each P runs in each, back to back",
+    )  # fmt: skip
+    ap.add_argument(
+        "--route", choices=("nginx", "table"), default="nginx",
+        help="with --processes: the tabs connect to nginx (least_conn: a table's tabs spread over the "
+        "backends), or straight to backend (table number %% P), all the tabs of a table on one backend",
+    )  # fmt: skip
     ap.add_argument("--_setup", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args._setup:  # inside the checkout under test: create the tables, print them as JSON
@@ -444,7 +463,11 @@ def main() -> int:
     if args.processes and (args.compare or args.compare_env):
         ap.error("--processes runs its own configurations: no --compare with it")
     configs = [] if args.processes and args.skip_sqlite else [Config("A", ROOT)]
-    configs += [Config(f"P{p}", ROOT, processes=p) for p in args.processes or []]
+    states = list(dict.fromkeys(args.tab_state))
+    configs += [
+        Config(f"P{p}" + (f"-{ts}" if len(states) > 1 else ""), ROOT, processes=p, tab_state=ts)
+        for p in args.processes or [] for ts in states
+    ]  # fmt: skip
     exit_on_signals()
     if args.processes:
         from _cluster_io import pg_server
@@ -455,10 +478,12 @@ def main() -> int:
         env = dict(kv.split("=", 1) for kv in args.compare_env)
         configs.append(Config("B", (args.compare or ROOT).resolve(), env))
     for c in configs:
-        print(f"config {c.label}: {c.root} {' '.join(f'{k}={v}' for k, v in c.env.items())}".rstrip())
+        where = f" tab states in {c.tab_state}" if c.processes else ""
+        print(f"config {c.label}: {c.root}{where} {' '.join(f'{k}={v}' for k, v in c.env.items())}".rstrip())
     print(
         f"scenario {args.scenario}, {args.spectators} spectator tab(s) per table, think {args.think[0]}-"
         f"{args.think[1]} s, bot delay {args.bot_delay} s, {args.seconds:.0f} s per N;",
+        f"cluster tabs routed by {args.route};" if args.processes else "",
         "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()),
     )
 
@@ -481,7 +506,13 @@ def main() -> int:
             if args.processes:
                 from _cluster_io import cluster_ratios
 
-                print(*cluster_ratios([results[c.label] for c in configs if c.processes], n), sep="\n")
+                for ts in states:  # each size against the smallest, per place of the tab states
+                    same = [results[c.label] for c in configs if c.processes and c.tab_state == ts]
+                    print(*cluster_ratios(same, n, f" ({ts})" if len(states) > 1 else ""), sep="\n")
+                for p in args.processes if len(states) > 1 else ():  # memory over redis, per size
+                    pair = [results[f"P{p}-{ts}"] for ts in ("redis", "memory")]
+                    if all(r and r[-1]["n"] == n for r in pair):
+                        print(ratios(pair[0][-1], pair[1][-1]).replace("B/A", f"P{p} memory/redis"))
     except KeyboardInterrupt:
         print("interrupted: the server was stopped; figures so far below")
         interrupted = True

@@ -3,7 +3,7 @@
 #   ./scripts/cluster.sh [N]          N backends (default 2); Ctrl-C stops everything
 # Installs what is missing (the venv and bun as run.sh does; Debian's redis-server and nginx),
 # then:
-#   - Redis on 127.0.0.1:$CLUSTER_REDIS_PORT, its data in .data/redis/ (tab states, feed, lease);
+#   - Redis on 127.0.0.1:$CLUSTER_REDIS_PORT, its data in .data/redis/ (feed, leases, socket records);
 #   - alembic upgrade head on the database (PIFECACHETA_DB_URL or REFLEX_DB_URL, else the SQLite
 #     file .data/pifecacheta.db, which is fine for several processes on ONE machine);
 #   - the frontend exported once (reflex export --frontend-only) for $CLUSTER_PUBLIC_URL;
@@ -13,7 +13,9 @@
 #     /_upload, /ping and /_health over the backends (config in .data/cluster/nginx.conf).
 # Settings (environment): CLUSTER_PORT (8080), CLUSTER_BACKEND_PORT (8001), CLUSTER_REDIS_PORT
 # (6380), CLUSTER_PUBLIC_URL (http://localhost:$CLUSTER_PORT: the address browsers use),
-# REFLEX_REDIS_URL (an existing Redis instead of starting one), PIFECACHETA_DB_URL.
+# REFLEX_REDIS_URL (an existing Redis instead of starting one), PIFECACHETA_DB_URL,
+# REFLEX_STATE_MANAGER_MODE (unset: each backend keeps its tabs' Reflex states in its memory, the
+# default of rxconfig.py; redis: in Redis, 1.2-1.6x the CPU per move, bench/README.md).
 source "$(dirname "$0")/_env.sh"
 
 N="${1:-2}"
@@ -66,6 +68,7 @@ if [ -z "${REFLEX_REDIS_URL:-}" ]; then
     for _ in $(seq 1 100); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
 fi
 log "REFLEX_REDIS_URL=$REFLEX_REDIS_URL"
+log "tab states in ${REFLEX_STATE_MANAGER_MODE:-memory} (REFLEX_STATE_MANAGER_MODE: memory or redis)"
 
 # --- database and frontend -------------------------------------------------------
 log "applying database migrations (alembic upgrade head)"

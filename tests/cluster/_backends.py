@@ -12,11 +12,22 @@ import time
 import urllib.request
 from pathlib import Path
 
+import redis
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def backend_env(redis_url: str, db_url: str, **extra: str) -> dict[str, str]:
-    """The environment of a backend on ``redis_url`` and ``db_url`` (``extra`` added)."""
+TAB_STATES = ("memory", "redis")  # where a cluster's backends keep the tabs' Reflex states
+
+
+def backend_env(redis_url: str, db_url: str, tab_state: str = "memory", **extra: str) -> dict[str, str]:
+    """The environment of a backend on ``redis_url`` and ``db_url`` (``extra`` added), its
+    tabs' Reflex states in ``tab_state`` (one of :data:`TAB_STATES`): ``"memory"`` leaves
+    ``REFLEX_STATE_MANAGER_MODE`` unset, so rxconfig.py's default is what runs (memory, also
+    with a Redis); ``"redis"`` sets it to ``redis`` (Reflex's ``StateManagerRedis``). Raises
+    ValueError for another place."""
+    if tab_state not in TAB_STATES:
+        raise ValueError(f"tab_state {tab_state!r}: expected one of {TAB_STATES}")
     env = dict(
         os.environ,
         REFLEX_REDIS_URL=redis_url,
@@ -30,7 +41,15 @@ def backend_env(redis_url: str, db_url: str, **extra: str) -> dict[str, str]:
     bun_dir = ROOT / ".tools" / "node_modules" / ".bin"
     env["PATH"] = f"{Path(sys.executable).parent}:{bun_dir}:{env.get('PATH', '')}"
     env.pop("REFLEX_STATE_MANAGER_MODE", None)
+    if tab_state == "redis":
+        env["REFLEX_STATE_MANAGER_MODE"] = "redis"
     return env
+
+
+def stored_state_keys(client: redis.Redis, token: str) -> list[bytes]:
+    """The keys of tab ``token``'s Reflex states in Redis (``<token>_<state name>``, what
+    ``StateManagerRedis`` writes; none when the states are in the backends' memory)."""
+    return sorted(client.scan_iter(match=f"{token}_*"))
 
 
 class Backend:

@@ -19,6 +19,7 @@ import redis
 
 from pifecacheta.db import make_engine, migrate
 
+from ._backends import TAB_STATES
 from ._redis import RedisServer, free_port
 
 
@@ -101,3 +102,11 @@ def cluster_db_url(tmp_path: Path) -> str:
     migrate(engine)
     engine.dispose()
     return url
+
+
+@pytest.fixture(params=TAB_STATES)
+def tab_state(request: pytest.FixtureRequest) -> str:
+    """Where the test's backends keep the tabs' Reflex states: ``memory`` (rxconfig.py's
+    default, also in a cluster) or ``redis`` (``REFLEX_STATE_MANAGER_MODE=redis``); each test
+    asking for it runs in both."""
+    return str(request.param)

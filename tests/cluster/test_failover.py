@@ -13,7 +13,9 @@ group. The test process plays the human seat of each table through the service a
 announces each of its changes on the Redis feed, as a third backend would.
 
 The database is ``PIFECACHETA_CLUSTER_DB_URL`` when set (e.g. a PostgreSQL URL; its schema is
-migrated here), else a SQLite file in WAL mode in the test's temp folder.
+migrated here), else a SQLite file in WAL mode in the test's temp folder. It runs with the
+tabs' Reflex states in each backend's memory (the default) and in Redis
+(``REFLEX_STATE_MANAGER_MODE=redis``): the tabs' keys in Redis say which one ran.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from pifecacheta.models import ActionLog, GameTable
 from pifecacheta.rules import CACHETA_7, Discard, Draw, GoOut, Match, NextRound, legal_actions
 from pifecacheta.service import TableService
 
-from ._backends import Backend, backend_env
+from ._backends import Backend, backend_env, stored_state_keys
 from ._redis import RedisServer, free_port
 from ._spectator import Spectator
 
@@ -48,11 +50,12 @@ SHARDS = 4
 
 @pytest.fixture
 def backends(
-    redis_server: RedisServer, redis_url: str, cluster_db_url: str, tmp_path: Path
+    redis_server: RedisServer, redis_url: str, cluster_db_url: str, tab_state: str, tmp_path: Path
 ) -> Iterator[list[Backend]]:
     env = backend_env(
         redis_url,
         cluster_db_url,
+        tab_state,
         PIFECACHETA_BOT_DELAY="0.2",
         PIFECACHETA_ROUND_OVER_DELAY="0.2",
         PIFECACHETA_LEASE_TTL="3",
@@ -169,7 +172,7 @@ def _settled(client: redis.Redis, backends: list[Backend], timeout: float = 30.0
 
 
 def test_the_bots_move_on_within_15_s_after_the_lease_holder_is_killed(
-    backends: list[Backend], redis_url: str, cluster_db_url: str
+    backends: list[Backend], redis_url: str, cluster_db_url: str, tab_state: str
 ) -> None:
     engine = make_engine(cluster_db_url)
     feed = RedisFeed(redis_url)
@@ -196,6 +199,9 @@ def test_the_bots_move_on_within_15_s_after_the_lease_holder_is_killed(
             assert time.monotonic() < deadline, f"no play seen with both backends up: {spectator.error!r}"
             human.play()
             time.sleep(0.1)
+        for tab in (spectator, doomed):  # the tabs' states are where the backends were told
+            keys = stored_state_keys(client, tab.token)
+            assert bool(keys) == (tab_state == "redis"), f"tab states in {tab_state}, in Redis: {keys}"
         # the watched table's bots moved in the holder of its shard, its human's moves in
         # this process: the tab on the other backend saw them through the Redis feed
         assert holder.owns(_shard_pid(client, watched))
