@@ -123,3 +123,50 @@ def test_the_search_overrules_the_base_only_beyond_its_threshold() -> None:
     assert luna._confident([1] * 6 + [0] * 10, z_pife) == pytest.approx(0.375)
     assert luna._confident([-1] * 6 + [0] * 10, z_pife) == pytest.approx(-0.375)
     assert luna._confident([2] + [0] * 15, z_cacheta) == 0.0  # one differing sample is never enough
+
+
+def test_in_pife_a_share_of_the_hands_is_one_away_growing_with_the_turns() -> None:
+    # seat 1 has thrown 8 cards (8 turns): about ONE_AWAY_PER_TURN * 7 of its sampled hands are
+    # one away; early (2 turns) few are; the flat sampler (the one before) gives fewer late
+    from pifecacheta.bots import sampling
+
+    late, early = None, None
+    for m in _positions(PIFE, 2, seed=4, every=1):
+        r = m.round
+        assert r is not None
+        if r.turn != 0 or r.phase is not Phase.DRAW:
+            continue
+        turns = sum(1 for b in r.discarded_by if b == 1) + len(r.picked_up[1])
+        if turns == 2 and early is None:
+            early = m
+        if turns >= 8 and late is None:
+            late = m
+    assert late is not None and early is not None
+
+    def share(m: Match, structured: bool) -> float:
+        v = player_view(m, 0)
+        Sampler.structured = structured
+        try:
+            sampler = Sampler(v)
+            return sum(sampler.one_away(1, sampler.sample(random.Random(k)).hands[1]) for k in range(60)) / 60
+        finally:
+            Sampler.structured = True
+
+    want = Sampler(player_view(late, 0)).one_away_share(1)
+    assert want is not None and want >= 6 * sampling.ONE_AWAY_PER_TURN
+    assert share(late, True) >= want - 0.15
+    assert share(late, True) > share(late, False) + 0.1
+    assert share(early, True) <= 0.3
+
+
+def test_the_one_away_share_leaves_cacheta_as_it_was() -> None:
+    # no share in Cacheta (NA BOA says who is one away): the same rng gives the same sample
+    for m in _positions(CACHETA_7, 3, seed=8, every=5)[:6]:
+        v = player_view(m, m.round.turn)  # type: ignore[union-attr]
+        a = Sampler(v).sample(random.Random(3))
+        Sampler.structured = False
+        try:
+            b = Sampler(v).sample(random.Random(3))
+        finally:
+            Sampler.structured = True
+        assert a == b
