@@ -58,7 +58,6 @@ from pifecacheta.rules.turns import active_seats, wilds_of
 from pifecacheta.rules.views import PlayerView, player_view
 
 __all__ = [
-    "FlatLuna",
     "BaseVariant",
     "Cheater",
     "KnownFuture",
@@ -393,8 +392,6 @@ def cheater(name: str, opponent: Policy) -> Cheater:
         return Rollouts(hands=hands, samples=int(rest or 8))
     if name == "safelist":
         return SafeList()
-    if name == "luna_flat":
-        return FlatLuna()
     if name.startswith("base_d"):
         return BaseVariant(defence=float(name[6:]))
     if name.startswith("feed"):  # feed<n>_<delta>
@@ -601,22 +598,6 @@ class BaseVariant(Cheater):
 
         view = player_view(match, seat)
         return decide(view, replace(luna._style(view), defence=self.defence), rngs[seat])
-
-
-class FlatLuna(Cheater):
-    """``luna_flat`` (honest: reads only its own view): the search Luna with the sampler before
-    the Pife one-away share (``Sampler.structured`` False), for paired comparisons."""
-
-    name = "luna_flat"
-
-    def act(self, match: Match, seat: int, rngs: Sequence[random.Random], poll: set[int]) -> Action | None:
-        from pifecacheta.bots.sampling import Sampler
-
-        Sampler.structured = False
-        try:
-            return luna.choose_action(player_view(match, seat), rng=rngs[seat])
-        finally:
-            Sampler.structured = True
 
 
 def safe_faces(view: PlayerView, seat: int) -> frozenset[object]:
