@@ -19,11 +19,8 @@ Match). It knows, from the view:
 replacement with per-card weights from those signals (Efraimidis-Spirakis keys), a seat that
 announced NA BOA gets a hand that is one card away (seed 000 line 64: a few fresh draws per
 sample, and the one-away hands found so far are kept and reused when none of them is; they are
-drawn first, from the whole pool, so a kept hand never clashes), in Pife a share of the other
-seats' hands is drawn one away too, the share growing with the turns the seat has played as
-measured on the bench (:meth:`Sampler.one_away_share`: the weighted draw alone gave half the
-one-away hands the bots really hold late in a round, so the search missed what a throw feeds
-and how fast the others go out), and what is left, shuffled, is the stock (top = last).
+drawn first, from the whole pool, so a kept hand never clashes), and what is left, shuffled,
+is the stock (top = last).
 """
 
 from __future__ import annotations
@@ -47,11 +44,6 @@ STRUCTURE_PER_TURN, STRUCTURE_MAX = 0.4, 3.0
 #: fresh draws per sample of an announced seat's hand, looking for one that is one card away
 #: (2 once some are kept)
 ANNOUNCED_TRIES = 6
-#: Pife: the share of an opponent's sampled hands that are one away grows by this per turn the
-#: seat has played, up to the cap (:meth:`Sampler.one_away_share`); fresh draws per sample for a
-#: hand that is wanted *not* one away
-ONE_AWAY_PER_TURN, ONE_AWAY_MAX = 0.075, 0.65
-NOT_ONE_AWAY_TRIES = 3
 
 
 @dataclass(frozen=True)
@@ -83,15 +75,9 @@ def _touch(signals: dict[Face, float], face: Face, factor: float) -> None:
 class Sampler:
     """The hidden cards of ``view``'s seat, and how to deal them (see the module docstring).
 
-    ``structured`` (class attribute, True): in Pife a share of the opponents' hands is drawn
-    one away, growing with the turns played (:meth:`one_away_share`); False: the weighted
-    draw alone (the sampler before it, kept for the paired benchmarks).
-
     Raises:
         ValueError: a spectator's view (``seat`` None).
     """
-
-    structured = True
 
     def __init__(self, view: PlayerView) -> None:
         if view.seat is None:
@@ -214,21 +200,6 @@ class Sampler:
         got.extend(rest[: max(0, need - len(got))])
         return got[:need]
 
-    def one_away_share(self, seat: int) -> float | None:
-        """How often ``seat``'s sampled hand should be one card away, or None: leave it to the
-        weights. Pife only (no NA BOA there, seed 000 line 64, so nothing public says it): the
-        share of hands that are one away after ``t`` turns of the seat's own, measured on the
-        bench (``bench/README.md``: 0.01 at turns 0-1, 0.08-0.09 at 2-3, 0.20-0.26 at 4-5,
-        0.45-0.50 at 6-7, 0.57 at 8-9, then 0.55-1.0, against ``simple`` and ``luna_v1``),
-        ``ONE_AWAY_PER_TURN * (t - 1)`` capped at ``ONE_AWAY_MAX``; the weighted draw alone gives
-        about half of it late in the round (0.24-0.38 at 6-13)."""
-        v = self.view
-        if not self.structured or v.rules.has_wild or seat in v.announced:
-            return None
-        if len(self.known[seat]) + self.need[seat] != 9:
-            return None
-        return min(ONE_AWAY_MAX, ONE_AWAY_PER_TURN * max(0, self.turns[seat] - 1))
-
     def sample(self, rng: random.Random) -> Determinization:
         """One determinization drawn with ``rng`` (deterministic for a given rng state)."""
         v = self.view
@@ -238,32 +209,19 @@ class Sampler:
         hands[v.seat] = v.hand
         order = list(self.opponents)
         rng.shuffle(order)
-        # wanted one away: the announced seats, and in Pife a share of the others
-        # (:meth:`one_away_share`); None: the weighted draw alone
-        want: dict[int, bool | None] = {}
-        for s in order:
-            share = self.one_away_share(s)
-            want[s] = (s in v.announced or None) if share is None else rng.random() < share
-        # the seats wanted one away first: their redraws see the whole pool
-        order.sort(key=lambda s: not want[s])
+        # announced seats first: their redraws see the whole pool
+        order.sort(key=lambda s: s not in v.announced)
         for s in order:
             k = self.need[s]
             w = self.weights[s]
             tries = 1
-            full = len(self.known[s]) + k == 9
-            if want[s] and full:
+            if s in v.announced and len(self.known[s]) + k == 9:
                 tries = 2 if self._bank[s] else ANNOUNCED_TRIES
-            elif want[s] is False:
-                tries = NOT_ONE_AWAY_TRIES
             pick: list[int] = []
             for t in range(tries):
                 pick = self._kept(s, k, taken, w, rng)
                 if tries == 1:
                     break
-                if want[s] is False:
-                    if not self.one_away(s, self.known[s] + tuple(self.pool[i] for i in pick)):
-                        break
-                    continue
                 if t % 2 == 0:
                     pick = self._built(s, taken, rng) or pick
                 if self.one_away(s, self.known[s] + tuple(self.pool[i] for i in pick)):
