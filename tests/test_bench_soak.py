@@ -45,7 +45,7 @@ def _soak_tab():
     }
     run = SimpleNamespace(
         setup=setup, url="ws://127.0.0.1:1", stats=Stats(), tabs=[], told=[], retracted=0, said_lost=0,
-        bot_delay=0.5,
+        bot_delay=0.5, tab_url=lambda table: "ws://127.0.0.1:1",
     )  # fmt: skip
     asyncio.set_event_loop(asyncio.new_event_loop())  # the tab's Events need one
     return run, SoakTab(run, 0, person, observer=False)
