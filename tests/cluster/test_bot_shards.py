@@ -140,14 +140,16 @@ def test_keep_shards_hands_over_at_once_on_a_clean_stop_and_counts_the_moves(red
         tb = asyncio.create_task(keep_shards(b, every=0.05))
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 5
-        while not (len(a.held) == len(b.held) == S // 2):
-            assert loop.time() < deadline, (sorted(a.held), sorted(b.held))
+        # round() sets ``held`` before its pipeline's await; on_change follows after it
+        while not (len(a.held) == len(b.held) == S // 2 and seen and seen[-1] == a.held):
+            assert loop.time() < deadline, (sorted(a.held), sorted(b.held), seen[-1:])
             await asyncio.sleep(0.02)
-        assert seen[-1] == a.held and len(seen) >= 1
         for _ in range(3):
             a.count_move()
-        await asyncio.sleep(0.2)  # a round or more: the moves are added up in Redis
-        assert await client.hget(MOVES_KEY, "a") == b"3"
+        deadline = loop.time() + 5  # the next round of keep_shards adds the moves up in Redis
+        while await client.hget(MOVES_KEY, "a") != b"3":
+            assert loop.time() < deadline, await client.hget(MOVES_KEY, "a")
+            await asyncio.sleep(0.02)
         assert await client.hget(HELD_KEY, "a") == str(S // 2).encode()
         tb.cancel()  # b stops cleanly: it releases its shards and leaves
         await asyncio.gather(tb, return_exceptions=True)
