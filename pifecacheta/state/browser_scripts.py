@@ -91,6 +91,12 @@ def table_cookie(code: str) -> str | None:
     return f"document.cookie = {json.dumps(f'pc_table={code}; path=/; samesite=lax')}"
 
 
+def load_page(path: str) -> str:
+    """The snippet that loads ``path`` as a new page (``window.location.assign``): a full page
+    load, with a new websocket, where Reflex's redirect would keep the page and its socket."""
+    return f"window.location.assign({json.dumps(path)})"
+
+
 def set_document_language(lang: str) -> str:
     """The snippet that sets ``<html lang>`` to ``lang`` (a language code)."""
     return f"document.documentElement.lang = {json.dumps(lang)}"

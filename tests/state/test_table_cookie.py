@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import secrets
 
-from pifecacheta.state.browser_scripts import table_cookie
+from pifecacheta.state.browser_scripts import load_page, table_cookie
 
 
 def test_a_code_gives_the_cookie_nginx_would_set() -> None:
@@ -18,3 +18,9 @@ def test_a_code_gives_the_cookie_nginx_would_set() -> None:
 def test_anything_else_gives_no_script() -> None:
     for path in ('a"b', "a;b", "", "a b", "x" * 65, "</script>", "a\nb"):
         assert table_cookie(path) is None, path
+
+
+def test_the_page_load_a_cluster_creator_gets() -> None:
+    """CRIAR MESA in a cluster loads the table page anew (``state/lobby.py``), the path quoted."""
+    assert load_page("/mesa/Ab3_x-9Z") == 'window.location.assign("/mesa/Ab3_x-9Z")'
+    assert load_page('/mesa/a"b') == 'window.location.assign("/mesa/a\\"b")'
