@@ -18,9 +18,10 @@ names the table in a cookie and hashes on it:
   keep the dead one out).
 
 The cookie is a hint, per browser not per tab: a tab that reaches a table by the app's own
-navigation keeps its socket and backend until its next reconnect (the app sets the same cookie
-when a table opens, ``state/table.py``, so that reconnect goes to the table's backend), and two
-tabs of one browser at two tables share the cookie of the last one opened. A wrong guess costs
+navigation (MINHAS MESAS) keeps its socket and backend until its next reconnect (the app sets
+the same cookie when a table opens, ``state/table.py``, so that reconnect goes to the table's
+backend; CRIAR MESA loads the new table's page in a cluster, ``state/lobby.py``), and two tabs
+of one browser at two tables share the cookie of the last one opened. A wrong guess costs
 CPU (the change relayed to a second backend, bench/README.md), never correctness.
 
 ``policy="least_conn"`` writes the old balancing (no cookie used), kept for the benchmark.
