@@ -14,8 +14,11 @@ throwaway run:
   ``REFLEX_REDIS_URL`` and ``PIFECACHETA_DB_URL`` shared), started one after the other (each
   writes ``.web/backend`` at start), with ``REFLEX_STATE_MANAGER_MODE`` set to the
   configuration's ``tab_state``: the tabs' Reflex states in Redis or in each backend's memory;
-* nginx on a free port spreading ``/_event`` websockets over them with ``least_conn``, as
-  ``scripts/cluster.sh`` does. The tabs connect to nginx.
+* nginx on a free port in front of them, configured by ``pifecacheta/proxy_conf.py`` as
+  ``scripts/cluster.sh`` does: ``/_event`` hashed on the tab's ``pc_table`` cookie (a table's
+  tabs on one backend), or with ``cfg.route == "least_conn"`` spread by fewest connections
+  (the balancing before session 24). The tabs connect to nginx (``"direct"``: straight to a
+  backend, nginx unused).
 
 CPU and memory are the sums over the P backends' workers; :meth:`Cluster.side_cpu` gives the
 CPU seconds of Redis, PostgreSQL and nginx, and of the whole machine, and each backend's CPU,
@@ -39,6 +42,7 @@ from typing import Any
 from _load_io import Config, Server, free_port, ratios
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # pifecacheta.proxy_conf, whichever interpreter runs the bench
 
 
 def exit_on_signals() -> None:
@@ -100,38 +104,6 @@ def _postmaster_pid(pg: Any) -> int:
         return int((Path(pg.folder) / "data" / "postmaster.pid").read_text().split()[0])
     except (OSError, ValueError, IndexError):
         return 0
-
-
-NGINX_CONF = """# written by bench/_cluster_io.py
-{user}
-worker_processes 1;
-pid {run}/nginx.pid;
-error_log {run}/nginx-error.log warn;
-events {{ worker_connections 8192; }}
-http {{
-    access_log off;
-    client_body_temp_path {run}/nginx-tmp/body;
-    proxy_temp_path {run}/nginx-tmp/proxy;
-    fastcgi_temp_path {run}/nginx-tmp/fastcgi;
-    uwsgi_temp_path {run}/nginx-tmp/uwsgi;
-    scgi_temp_path {run}/nginx-tmp/scgi;
-    map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
-    upstream backends {{ least_conn; {servers} }}
-    server {{
-        listen 127.0.0.1:{port};
-        location / {{
-            proxy_pass http://backends;
-            proxy_http_version 1.1;
-            proxy_set_header Upgrade $http_upgrade;
-            proxy_set_header Connection $connection_upgrade;
-            proxy_set_header Host $host;
-            proxy_read_timeout 1h;
-            proxy_next_upstream error timeout;
-            proxy_connect_timeout 2s;
-        }}
-    }}
-}}
-"""
 
 
 class Cluster:
@@ -197,14 +169,21 @@ class Cluster:
         self.start_nginx()
 
     def start_nginx(self) -> None:
-        """Write the nginx configuration for the backends and start nginx (foreground, own group)."""
+        """Write the nginx configuration for the backends (``pifecacheta/proxy_conf.py``, the
+        policy by ``cfg.route``) and start nginx (foreground, own group)."""
         exe = shutil.which("nginx") or "/usr/sbin/nginx"
         run = self.workdir / "nginx"
         (run / "nginx-tmp").mkdir(parents=True, exist_ok=True)
-        servers = " ".join(f"server 127.0.0.1:{b.port} max_fails=1 fail_timeout=2s;" for b in self.backends)
-        user = "user root;" if os.getuid() == 0 else ""
+        from pifecacheta import proxy_conf
+
+        servers = [f"127.0.0.1:{b.port}" for b in self.backends]
+        policy = "least_conn" if self.cfg.route == "least_conn" else "table"
         conf = run / "nginx.conf"
-        conf.write_text(NGINX_CONF.format(user=user, run=run, servers=servers, port=self.port))
+        conf.write_text(  # the access log: one line per websocket, when it closes (tables_split)
+            proxy_conf.config(
+                run, f"127.0.0.1:{self.port}", servers, policy=policy, connections=8192, access_log=True
+            )
+        )
         cmd = [exe, "-p", str(run), "-e", str(run / "nginx-error.log"), "-c", str(conf), "-g", "daemon off;"]
         with open(run / "nginx.log", "wb") as log:
             self.nginx = subprocess.Popen(
@@ -223,6 +202,26 @@ class Cluster:
                 if time.monotonic() > deadline:
                     raise RuntimeError("nginx did not answer /ping in 30 s") from None
                 time.sleep(0.2)
+
+    def tables_split(self, tables: int) -> str:
+        """From nginx's access log, once the ``tables`` tables' tabs have closed (waits up to 3 s
+        for their lines): ``"(tables split over 2+ backends: 3 of 40)"``,
+        the tables (by the ``pc_table`` cookie of their ``/_event`` requests) whose tabs nginx
+        sent to more than one backend (a failed-over request counts its final backend)."""
+        path = self.workdir / "nginx" / "access.log"
+        deadline = time.monotonic() + 3  # nginx writes a websocket's line as it closes
+        where: dict[str, set[str]] = {}
+        while True:
+            where.clear()
+            lines = path.read_text().splitlines() if path.exists() else []
+            for row in (ln.split("|") for ln in lines):
+                if len(row) == 5 and row[3].startswith("/_event") and row[4] not in ("", "-"):
+                    where.setdefault(row[4], set()).add(row[1].split(", ")[-1])
+            if len(where) >= tables or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        split = sum(1 for backends in where.values() if len(backends) > 1)
+        return f"(tables split over 2+ backends: {split} of {len(where)})"
 
     def cpu_seconds(self) -> float:
         """CPU seconds the backends' workers have used so far (their sum)."""
@@ -343,3 +342,40 @@ def cluster_ratios(runs: list[list[dict[str, Any]]], n: int, tag: str = "") -> l
     last = [r[-1] for r in runs if r and r[-1]["n"] == n]
     base = last[0]["processes"] if last else 0
     return [ratios(last[0], f).replace("B/A", f"P{f['processes']}/P{base}{tag}") for f in last[1:]]
+
+
+ROUTES = ("nginx", "least_conn", "direct")  # bench_load --route: Config.route (_load_io.py)
+
+
+def label(p: int, tab_state: str, route: str, states: list[str], routes: list[str]) -> str:
+    """A cluster configuration's label: ``P2``, and ``-memory`` / ``-least_conn`` when several
+    places of the tab states / routes run (``P2-memory-least_conn``)."""
+    return f"P{p}" + (f"-{tab_state}" if len(states) > 1 else "") + (f"-{route}" if len(routes) > 1 else "")
+
+
+def pair_ratios(
+    results: dict[str, list[dict[str, Any]]], n: int, p: int, states: list[str], routes: list[str]
+) -> list[str]:
+    """For P backends at ``n`` tables: memory over redis per route (both tab states run), and
+    each route over the first one given per tab state (``"  P2 nginx/least_conn at 40 tables:
+    ..."``); only the pairs whose two runs reached ``n``."""
+
+    def lab(ts: str, r: str) -> str:
+        return label(p, ts, r, states, routes)
+
+    pairs: list[tuple[str, str, str]] = []
+    for r in routes if len(states) > 1 else ():
+        pairs.append(
+            (lab("redis", r), lab("memory", r), f"P{p} memory/redis" + (f" ({r})" * (len(routes) > 1)))
+        )
+    for ts in states:
+        for r in routes[1:]:
+            pairs.append(
+                (lab(ts, routes[0]), lab(ts, r), f"P{p} {r}/{routes[0]}" + (f" ({ts})" * (len(states) > 1)))
+            )
+    out = []
+    for a, b, name in pairs:
+        ra, rb = results.get(a) or [], results.get(b) or []
+        if ra and rb and ra[-1]["n"] == n and rb[-1]["n"] == n:
+            out.append(ratios(ra[-1], rb[-1]).replace("B/A", name))
+    return out

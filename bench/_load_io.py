@@ -185,6 +185,10 @@ class Config:
     env: dict[str, str] = field(default_factory=dict)
     processes: int = 0  # 0: one process on SQLite; P > 0: P backends on PostgreSQL + Redis (_cluster_io)
     tab_state: str = "memory"  # with processes > 0: where the backends keep tab states, "memory" or "redis"
+    # with processes > 0, where the tabs' websockets go: "nginx" (nginx hashes the table's cookie
+    # pc_table, pifecacheta/proxy_conf.py, as scripts/cluster.sh), "least_conn" (nginx, fewest
+    # connections: a table's tabs spread), "direct" (tab of table i straight to backend i % P)
+    route: str = "nginx"
 
     def python(self) -> Path:
         """The checkout's own interpreter (its ``.venv``)."""

@@ -23,7 +23,7 @@ and print B/A ratios. bench/README.md says more. Usage::
     PATH=.tools/node_modules/.bin:$PATH REFLEX_USE_SYSTEM_BUN=1 .venv/bin/python bench/bench_load.py \\
         [--tables 10 25] [--seconds 30] [--scenario cacheta|pife] [--spectators 0] \\
         [--compare /path/to/other/checkout] [--compare-env REFLEX_STATE_MANAGER_MODE=memory]
-        [--processes 1 2 4 [--skip-sqlite] [--tab-state redis memory]]
+        [--processes 1 2 4 [--skip-sqlite] [--tab-state redis memory] [--route least_conn nginx direct]]
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _cluster_io import exit_on_signals  # noqa: E402
+from _cluster_io import ROUTES, exit_on_signals, label  # noqa: E402
 from _load_io import ROW, Config, Server, SioTab, med, pct, print_report, ratios, top_frames  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -153,7 +153,8 @@ class Tab:
         self.no_take = -1  # the version at which taking the discard was refused: draw instead
         code = run.setup["tables"][table]["code"]
         self.router = {"pathname": f"/mesa/{code}", "asPath": f"/mesa/{code}", "query": {"code": code}}
-        self.sio = SioTab(run.tab_url(table), str(uuid.uuid4()), run.setup["version"], self.on_update)
+        cookie = {"Cookie": f"pc_table={code}"}  # as nginx sets it on the page load of /mesa/<code>
+        self.sio = SioTab(run.tab_url(table), str(uuid.uuid4()), run.setup["version"], self.on_update, cookie)
 
     async def open(self) -> None:
         """Connect with the page's boot event (hydrate + on_load), as the browser does."""
@@ -266,11 +267,11 @@ class Run:
         self.stats = Stats()
         self.setup: dict[str, Any] = {}
         self.url = ""
-        self.table_urls: list[str] = []  # --route table: backend i serves tables i, i + P, ...
+        self.table_urls: list[str] = []  # --route direct: backend i serves tables i, i + P, ...
 
     def tab_url(self, table: int) -> str:
         """Where a tab of table number ``table`` connects: the server (nginx for a cluster), or
-        with ``--route table`` the table's own backend, every tab of a table on the same one."""
+        with ``--route direct`` the table's own backend, every tab of a table on the same one."""
         return self.table_urls[table % len(self.table_urls)] if self.table_urls else self.url
 
     def env(self, workdir: Path) -> dict[str, str]:
@@ -311,7 +312,7 @@ class Run:
                 SERVERS.append(server)
             server.start()
             self.url = f"ws://127.0.0.1:{server.port}"
-            if self.cfg.processes and self.args.route == "table":
+            if self.cfg.processes and self.cfg.route == "direct":
                 self.table_urls = [f"ws://127.0.0.1:{b.port}" for b in server.backends]
             return asyncio.run(self._play(server))
         finally:
@@ -369,6 +370,7 @@ class Run:
             if isinstance(res, Exception):
                 st.errors.append(f"player: {type(res).__name__}: {res}")
         await asyncio.gather(*(t.sio.close() for t in self.tabs), return_exceptions=True)
+        split = server.tables_split(self.n) if self.cfg.processes and self.cfg.route != "direct" else ""
         cpu = (cpu1 - cpu0) / (st.t1 - st.t0) * 100
         f = self._figures(connect_s, cpu, rss_max, server.log_errors()) | {"bench_cpu": mine}
         f["notes"].insert(0, f"RSS {rss0:.0f} -> {server.rss_mb():.0f} MiB")
@@ -379,6 +381,8 @@ class Run:
             from _cluster_io import side_notes
 
             f["notes"].insert(1, side_notes(side0, side1, st.t1 - st.t0))
+        if split:
+            f["notes"].insert(2, split)
         if spy and spy.exists():
             f["notes"].append(f"profile {spy}: " + ", ".join(top_frames(spy)))
         return f
@@ -446,9 +450,11 @@ def main() -> int:
         "memory (the app's default) and/or redis; with both, each P runs in each, back to back",
     )  # fmt: skip
     ap.add_argument(
-        "--route", choices=("nginx", "table"), default="nginx",
-        help="with --processes: the tabs connect to nginx (least_conn: a table's tabs spread over the "
-        "backends), or straight to backend (table number %% P), all the tabs of a table on one backend",
+        "--route", nargs="+", choices=ROUTES, default=["nginx"], metavar="ROUTE",
+        help="with --processes: where the tabs' websockets go: nginx (it hashes the pc_table cookie each "
+        "tab sends: a table's tabs on one backend, as scripts/cluster.sh), least_conn (nginx, fewest "
+        "connections: a table's tabs spread, the balancing before session 24), direct (straight to "
+        "backend table number %% P); with several, each P runs with each, back to back",
     )  # fmt: skip
     ap.add_argument("--_setup", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -463,10 +469,10 @@ def main() -> int:
     if args.processes and (args.compare or args.compare_env):
         ap.error("--processes runs its own configurations: no --compare with it")
     configs = [] if args.processes and args.skip_sqlite else [Config("A", ROOT)]
-    states = list(dict.fromkeys(args.tab_state))
+    states, routes = list(dict.fromkeys(args.tab_state)), list(dict.fromkeys(args.route))
     configs += [
-        Config(f"P{p}" + (f"-{ts}" if len(states) > 1 else ""), ROOT, processes=p, tab_state=ts)
-        for p in args.processes or [] for ts in states
+        Config(label(p, ts, r, states, routes), ROOT, processes=p, tab_state=ts, route=r)
+        for p in args.processes or [] for ts in states for r in routes
     ]  # fmt: skip
     exit_on_signals()
     if args.processes:
@@ -478,12 +484,11 @@ def main() -> int:
         env = dict(kv.split("=", 1) for kv in args.compare_env)
         configs.append(Config("B", (args.compare or ROOT).resolve(), env))
     for c in configs:
-        where = f" tab states in {c.tab_state}" if c.processes else ""
+        where = f" tab states in {c.tab_state}, tabs routed by {c.route}" if c.processes else ""
         print(f"config {c.label}: {c.root}{where} {' '.join(f'{k}={v}' for k, v in c.env.items())}".rstrip())
     print(
         f"scenario {args.scenario}, {args.spectators} spectator tab(s) per table, think {args.think[0]}-"
         f"{args.think[1]} s, bot delay {args.bot_delay} s, {args.seconds:.0f} s per N;",
-        f"cluster tabs routed by {args.route};" if args.processes else "",
         "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()),
     )
 
@@ -504,15 +509,21 @@ def main() -> int:
             if len(last) == 2 and not args.processes:  # both configurations ran this N
                 print(ratios(*last))
             if args.processes:
-                from _cluster_io import cluster_ratios
+                from _cluster_io import cluster_ratios, pair_ratios
 
-                for ts in states:  # each size against the smallest, per place of the tab states
-                    same = [results[c.label] for c in configs if c.processes and c.tab_state == ts]
-                    print(*cluster_ratios(same, n, f" ({ts})" if len(states) > 1 else ""), sep="\n")
-                for p in args.processes if len(states) > 1 else ():  # memory over redis, per size
-                    pair = [results[f"P{p}-{ts}"] for ts in ("redis", "memory")]
-                    if all(r and r[-1]["n"] == n for r in pair):
-                        print(ratios(pair[0][-1], pair[1][-1]).replace("B/A", f"P{p} memory/redis"))
+                for ts in states:  # each size against the smallest, per place of the tab states and route
+                    for r in routes:
+                        same = [
+                            results[c.label]
+                            for c in configs
+                            if c.processes and (c.tab_state, c.route) == (ts, r)
+                        ]
+                        tag = "".join(f" ({x})" for x, xs in ((ts, states), (r, routes)) if len(xs) > 1)
+                        for line in cluster_ratios(same, n, tag):
+                            print(line)
+                for p in args.processes:  # memory over redis, each route over the first, per size
+                    for line in pair_ratios(results, n, p, states, routes):
+                        print(line)
     except KeyboardInterrupt:
         print("interrupted: the server was stopped; figures so far below")
         interrupted = True

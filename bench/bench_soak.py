@@ -200,7 +200,9 @@ class SoakTab(Tab):
             self.pending, self.epoch, self.last_told = None, self.epoch + 1, None
             delay = 0.2
             while not stop.is_set():
-                self.sio = SioTab(self.run.url, self.sio.token, self.run.setup["version"], self.on_update)
+                self.sio = SioTab(
+                    self.run.url, self.sio.token, self.run.setup["version"], self.on_update, self.sio.headers
+                )
                 try:
                     await self.open()
                     break

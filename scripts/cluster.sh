@@ -9,11 +9,13 @@
 #   - the frontend exported once (reflex export --frontend-only) for $CLUSTER_PUBLIC_URL;
 #   - N times `reflex run --env prod --backend-only --backend-port P` (P = $CLUSTER_BACKEND_PORT,
 #     +1, ...), logs in .data/cluster/backend-<i>.log;
-#   - nginx on $CLUSTER_PORT serving the exported frontend and spreading /_event (websockets),
-#     /_upload, /ping and /_health over the backends (config in .data/cluster/nginx.conf).
+#   - nginx on $CLUSTER_PORT serving the exported frontend and sending /_event (websockets),
+#     /_upload, /ping and /_health to the backends, the tabs of one table to one backend (by the
+#     cookie pc_table its page sets; pifecacheta/proxy_conf.py; config in .data/cluster/nginx.conf).
 # Settings (environment): CLUSTER_PORT (8080), CLUSTER_BACKEND_PORT (8001), CLUSTER_REDIS_PORT
 # (6380), CLUSTER_PUBLIC_URL (http://localhost:$CLUSTER_PORT: the address browsers use),
 # REFLEX_REDIS_URL (an existing Redis instead of starting one), PIFECACHETA_DB_URL,
+# CLUSTER_ROUTE (table: a table's tabs on one backend; least_conn: spread tab by tab),
 # REFLEX_STATE_MANAGER_MODE (unset: each backend keeps its tabs' Reflex states in its memory, the
 # default of rxconfig.py; redis: in Redis, 1.2-1.6x the CPU per move, bench/README.md).
 source "$(dirname "$0")/_env.sh"
@@ -79,7 +81,7 @@ STATIC="$ROOT/.web/build/client"
 [ -f "$STATIC/index.html" ] || { log "no exported frontend in $STATIC"; exit 1; }
 
 # --- backends -------------------------------------------------------------------
-UPSTREAM=""
+SERVERS=()
 for i in $(seq 1 "$N"); do
     p=$((BACKEND_PORT + i - 1))
     log "backend $i on 127.0.0.1:$p (log .data/cluster/backend-$i.log)"
@@ -87,50 +89,15 @@ for i in $(seq 1 "$N"); do
     GRANIAN_WORKERS="${GRANIAN_WORKERS:-1}" REFLEX_API_URL="$PUBLIC_URL" \
         start "$RUN/backend-$i.log" reflex run --env prod --backend-only --backend-port "$p"
     wait_http "http://127.0.0.1:$p/ping" "backend $i"
-    UPSTREAM+="        server 127.0.0.1:$p;"$'\n'
+    SERVERS+=("127.0.0.1:$p")
 done
 
 # --- nginx ----------------------------------------------------------------------
-USER_LINE=""
-[ "$(id -u)" = 0 ] && USER_LINE="user root;"
-cat >"$RUN/nginx.conf" <<EOF
-# written by scripts/cluster.sh: the exported frontend, /_event etc. balanced over $N backends
-$USER_LINE
-worker_processes 1;
-pid $RUN/nginx.pid;
-error_log $RUN/nginx-error.log warn;
-events { worker_connections 4096; }
-http {
-    include /etc/nginx/mime.types;
-    access_log off;
-    client_body_temp_path $RUN/nginx-tmp/body;
-    proxy_temp_path $RUN/nginx-tmp/proxy;
-    fastcgi_temp_path $RUN/nginx-tmp/fastcgi;
-    uwsgi_temp_path $RUN/nginx-tmp/uwsgi;
-    scgi_temp_path $RUN/nginx-tmp/scgi;
-    map \$http_upgrade \$connection_upgrade { default upgrade; '' close; }
-    upstream backends {
-        least_conn;
-$UPSTREAM    }
-    server {
-        listen $PORT;
-        root $STATIC;
-        location ~ ^/(_event|_upload|ping|_health) {
-            proxy_pass http://backends;
-            proxy_http_version 1.1;
-            proxy_set_header Upgrade \$http_upgrade;
-            proxy_set_header Connection \$connection_upgrade;
-            proxy_set_header Host \$host;
-            proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
-            proxy_read_timeout 1h;
-            proxy_next_upstream error timeout;
-        }
-        location / {
-            try_files \$uri \$uri/ \$uri.html /__spa-fallback.html /404.html;
-        }
-    }
-}
-EOF
+# pifecacheta/proxy_conf.py: a full load of /mesa/<code> sets the cookie pc_table=<code>, and
+# /_event is hashed on it, so the tabs of one table share a backend (CLUSTER_ROUTE=least_conn:
+# the old spread, each tab to the backend with the fewest connections)
+python -m pifecacheta.proxy_conf --run "$RUN" --listen "$PORT" --static "$STATIC" \
+    --policy "${CLUSTER_ROUTE:-table}" --out "$RUN/nginx.conf" "${SERVERS[@]}"
 log "nginx on port $PORT"
 start "$RUN/nginx.log" "$NGINX" -c "$RUN/nginx.conf" -g "daemon off;"
 wait_http "http://127.0.0.1:$PORT/ping" "nginx"

@@ -11,6 +11,7 @@ the browser tests run them.
 from __future__ import annotations
 
 import json
+import re
 
 READ_ACCESS_FRAGMENT = (
     "(() => { const key = window.location.hash.slice(1);"
@@ -74,6 +75,26 @@ def share_link(title: str, text: str, url: str) -> str:
         " try { await navigator.clipboard.writeText(a.url); } catch (e) {} return 'copied'; })"
         f"({args})"
     )
+
+
+TABLE_CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a table code may be put in a cookie as (``secrets.token_urlsafe``'s alphabet)."""
+
+
+def table_cookie(code: str) -> str | None:
+    """The snippet that sets the cookie ``pc_table=<code>`` (``Path=/``, ``SameSite=Lax``), the
+    one the cluster's nginx sets on a page load of ``/mesa/<code>`` and hashes the websockets on
+    (``pifecacheta/proxy_conf.py``): a tab that reached the table by the app's own navigation
+    then reconnects to the table's backend. None when ``code`` is not :data:`TABLE_CODE`."""
+    if not TABLE_CODE.fullmatch(code):
+        return None
+    return f"document.cookie = {json.dumps(f'pc_table={code}; path=/; samesite=lax')}"
+
+
+def load_page(path: str) -> str:
+    """The snippet that loads ``path`` as a new page (``window.location.assign``): a full page
+    load, with a new websocket, where Reflex's redirect would keep the page and its socket."""
+    return f"window.location.assign({json.dumps(path)})"
 
 
 def set_document_language(lang: str) -> str:

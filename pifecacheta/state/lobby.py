@@ -16,7 +16,9 @@ from typing import Any
 import reflex as rx
 
 from pifecacheta import live
+from pifecacheta.live.redis_feed import redis_url
 from pifecacheta.service import HOUSE_RULES, get_service, house_rules_for
+from pifecacheta.state import browser_scripts
 from pifecacheta.state.name_limit import TOO_LONG, fits
 from pifecacheta.state.viewer import ViewerState
 
@@ -119,7 +121,10 @@ class LobbyState(rx.State):
     @rx.event
     async def create(self) -> Any:
         """CRIAR MESA: create the table, sit at seat 0 and open its page (the service calls run
-        in a worker thread)."""
+        in a worker thread). In a cluster (``REFLEX_REDIS_URL``) the page is loaded anew rather
+        than reached in the app: its load gets the table cookie and its new websocket goes to
+        the table's backend (``pifecacheta/proxy_conf.py``), where the invited players' tabs go;
+        the lobby's socket would have stayed on whichever backend the lobby had."""
         from pifecacheta.state.table import error_key
 
         if not self.name_input.strip():
@@ -136,4 +141,6 @@ class LobbyState(rx.State):
             self.message = error_key(exc)
             return None
         self.message = ""
+        if redis_url():  # a cluster: a page load, so the proxy puts the tab on the table's backend
+            return rx.call_script(browser_scripts.load_page(f"/mesa/{code}"))
         return rx.redirect(f"/mesa/{code}")

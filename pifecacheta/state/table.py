@@ -34,7 +34,7 @@ from pifecacheta.service import (
     SpectatorCannotChat,
     get_service,
 )
-from pifecacheta.state import unanswered
+from pifecacheta.state import browser_scripts, unanswered
 from pifecacheta.state.discard_guard import DiscardGuard, must_confirm
 from pifecacheta.state.invite import Invite
 from pifecacheta.state.name_limit import TOO_LONG as NAME_TOO_LONG
@@ -127,11 +127,15 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
         """on_load of ``/mesa/<code>``: identify, watch the table on the live feed (Reflex runs
         on_load again on every reconnect, so a reconnected tab watches again). Nobody is seated
         without pressing SENTAR À MESA (:meth:`sit`), even a browser that has a name. Then ask
-        the page for a move it sent as its connection dropped (``state/unanswered.py``)."""
+        the page for a move it sent as its connection dropped (``state/unanswered.py``), and set
+        the table's cookie ``pc_table``, so that a reconnect goes to the table's backend in a
+        cluster (``pifecacheta/proxy_conf.py``)."""
         await self._open_table()
         if not self.table_code:
             return None
-        return rx.call_script(unanswered.ASK_SCRIPT, callback=TableState.replay_unanswered)
+        ask = rx.call_script(unanswered.ASK_SCRIPT, callback=TableState.replay_unanswered)
+        cookie = browser_scripts.table_cookie(self.table_code)  # the cluster's route to this table
+        return [rx.call_script(cookie), ask] if cookie else ask
 
     async def _open_table(self) -> None:
         """The work of :meth:`load`: the table of this event's path, this browser's identity."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -92,6 +93,11 @@ def _shown_version(frames: list[str], since: int) -> list[int]:
     return out
 
 
+def _cookie(page: Page) -> str | None:
+    """The ``pc_table`` cookie ``page``'s browser holds for its site, or None."""
+    return {c["name"]: c["value"] for c in page.context.cookies()}.get("pc_table")
+
+
 def _top(page: Page) -> Any:
     return page.get_by_test_id("discard").locator("[data-card]")
 
@@ -117,6 +123,41 @@ def pages(browser: Any) -> Iterator[Callable[..., Page]]:
         ctx.close()
 
 
+def test_the_balanced_route_puts_a_tables_tabs_on_one_backend(cluster: Any, pages: Any) -> None:
+    """On the balanced route (``scripts/cluster.sh``'s), two browsers opening one table's link
+    get its cookie and their websockets on one backend; a table that nginx hashes to the other
+    backend gets that one. Codes of no table: the page says so, its websocket opens all the same.
+    Runs before the test that kills backend 2."""
+    addr, backends = cluster.addr(0), {f"127.0.0.1:{b.port}" for b in cluster.backends}
+    probe = [f"routeprobe{i:02d}" for i in range(24)]
+    for code in probe:  # where nginx sends each code (its /ping line names the backend)
+        req = urllib.request.Request(f"{cluster.url(0)}ping", headers={"Cookie": f"pc_table={code}"})
+        urllib.request.urlopen(req, timeout=10).close()
+    where = {code: cluster.nginx.routed(addr, "/ping", code) for code in probe}
+    assert all(len(w) == 1 for w in where.values()), where
+    by_backend = {next(iter(w)): code for code, w in where.items()}
+    assert set(by_backend) == backends, where  # 24 codes, both backends: 1 - 2**-23
+    one, other = (by_backend[f"127.0.0.1:{b.port}"] for b in cluster.backends)
+    opened = []
+    for code in (one, one, other):
+        p = pages()
+        got: list[str] = []
+        p.on("websocket", lambda ws, got=got: ws.on("framereceived", lambda frame: got.append(frame)))
+        p.goto(f"{cluster.url(0)}mesa/{code}")
+        _until(p, lambda got=got: bool(got), 30, lambda p=p: f"no frame on {p.url}")
+        assert _cookie(p) == code
+        opened.append(p)
+    for p in opened:
+        p.context.close()
+    deadline = time.monotonic() + 10  # the pages are closed: their sockets' lines come as they end
+    while len(cluster.nginx.served_by(addr, one)) < 2 or not cluster.nginx.served_by(addr, other):
+        assert time.monotonic() < deadline, f"no websocket lines: {cluster.nginx.errors()}"
+        time.sleep(0.1)
+    assert {x.split(", ")[-1] for x in cluster.nginx.served_by(addr, one)} == where[one]
+    assert {x.split(", ")[-1] for x in cluster.nginx.served_by(addr, other)} == where[other]
+    assert where[one] != where[other]
+
+
 def test_two_backends_behind_nginx_with_a_backend_killed_mid_round(cluster: Any, pages: Any) -> None:
     b1 = f"127.0.0.1:{cluster.backends[0].port}"
     b2 = f"127.0.0.1:{cluster.backends[1].port}"
@@ -124,6 +165,9 @@ def test_two_backends_behind_nginx_with_a_backend_killed_mid_round(cluster: Any,
     rec_a, socks_a = Recorder(a), Sockets(a)
     create_table(a, cluster.url(1), "Ana", "cacheta7")
     code = re.search(r"/mesa/([^/?#]+)", a.url).group(1)  # type: ignore[union-attr]
+    # in a cluster CRIAR MESA loads the table's page anew (state/lobby.py): its cookie is set, and
+    # the page has a new websocket, routed as the invited players' will be
+    assert _cookie(a) == code and socks_a.opened == 2
     b = pages(locale="es-AR")
     rec_b, socks_b = Recorder(b), Sockets(b)
     join_table(b, f"{cluster.url(2)}mesa/{code}", "Bruno", "es")
@@ -131,6 +175,7 @@ def test_two_backends_behind_nginx_with_a_backend_killed_mid_round(cluster: Any,
     rec_s, socks_s = Recorder(s), Sockets(s)
     s.goto(f"{cluster.url(0)}mesa/{code}")  # a spectator: opens the link, never sits
     expect(s.locator("#join-name")).to_be_visible()
+    assert _cookie(s) == code  # nginx set it on the page load
     for p in (a, s):
         expect(p.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
     a.get_by_role("button", name="COMEÇAR").click()
@@ -190,13 +235,13 @@ def test_two_backends_behind_nginx_with_a_backend_killed_mid_round(cluster: Any,
         engine.dispose()
     assert twice == []
 
-    # Ana's websocket was served by backend 1 all along (it was never cut)
+    # Ana's websockets were served by backend 1 all along (never cut)
     a.context.close()
     _until(
         s, lambda: len(cluster.nginx.served_by("127.0.0.1")) >= socks_a.opened, 10, lambda: "no log of Ana"
     )
     assert {x.split(", ")[-1] for x in cluster.nginx.served_by("127.0.0.1")} == {b1}
-    assert socks_a.opened == 1
+    assert socks_a.opened == 2  # the lobby's, then the table page's
 
 
 def _kill_backend_2(
@@ -253,8 +298,9 @@ def _kill_backend_2(
     assert set(mine) < set(hand(b).evaluate_all("els => els.map(e => e.id)"))
     expect(_top(b)).to_have_attribute("data-card", top or "")
     expect(b.locator("#message")).to_have_count(0)
-    # the spectator's tab, when its socket was on backend 2 too (least_conn), is back as well
-    if any(x.split(", ")[-1] == b2 for x in cluster.nginx.served_by("127.0.0.3")):
+    # the spectator's tab, when its table's hash put its socket on backend 2, is back as well
+    code = re.search(r"/mesa/([^/?#]+)", s.url).group(1)  # type: ignore[union-attr]
+    if any(x.split(", ")[-1] == b2 for x in cluster.nginx.served_by("127.0.0.3", code)):
         _until(
             s,
             lambda: (
