@@ -110,6 +110,9 @@ def test_run_sweeper_reads_a_newly_owned_table_at_once_and_never_sweeps_without_
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline and current_turn(db_engine, code) != (Phase.DRAW, 0):
             await asyncio.sleep(0.01)
+        # on_move follows the discard's commit in the bot's thread: give it its moment
+        while time.monotonic() < deadline and len(moved) < 2:
+            await asyncio.sleep(0.01)
         stop.set()
         await asyncio.wait_for(task, timeout=5)
 
