@@ -290,7 +290,10 @@ class BotShards:
         out = await self._round(keys=self._keys, args=[self.holder, ttl_ms, self.address])
         self.members = int(out[0])
         if int(out[1]) == 1:
-            addresses = sorted({a.decode() if isinstance(a, bytes) else str(a) for a in out[2:]})
+            named = [a.decode() if isinstance(a, bytes) else str(a) for a in out[2:]]
+            addresses = sorted(set(named))
+            if len(addresses) < len(named):  # both would drive the same tables (fenced, wasteful)
+                log.warning("bot shards: two live backends give one proxy address: %s", sorted(named))
             ring = (
                 self.ring
                 if self.ring is not None and list(self.ring.servers) == addresses
