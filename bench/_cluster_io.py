@@ -14,6 +14,9 @@ throwaway run:
   ``REFLEX_REDIS_URL`` and ``PIFECACHETA_DB_URL`` shared), started one after the other (each
   writes ``.web/backend`` at start), with ``REFLEX_STATE_MANAGER_MODE`` set to the
   configuration's ``tab_state``: the tabs' Reflex states in Redis or in each backend's memory;
+  with the ``nginx`` route each knows its name in nginx's ``server`` lines
+  (``PIFECACHETA_PROXY_ADDRESS``), so it plays the bots of the tables nginx sends it
+  (``live/shards.py``); with ``least_conn`` or ``direct`` the bots go by shard leases;
 * nginx on a free port in front of them, configured by ``pifecacheta/proxy_conf.py`` as
   ``scripts/cluster.sh`` does: ``/_event`` hashed on the tab's ``pc_table`` cookie (a table's
   tabs on one backend), or with ``cfg.route == "least_conn"`` spread by fewest connections
@@ -163,6 +166,8 @@ class Cluster:
         """Start the backends one after the other, then nginx; wait until nginx answers ``/ping``."""
         for i in range(self.cfg.processes):
             b = Server(self.cfg, self.env, self.workdir)
+            if self.cfg.route == "nginx":  # its name in nginx's server lines: it plays the bots
+                b.env = self.env | {"PIFECACHETA_PROXY_ADDRESS": f"127.0.0.1:{b.port}"}  # nginx sends it
             b.log_path = self.workdir / f"backend-{i + 1}.log"
             self.backends.append(b)
             b.start(timeout)

@@ -86,7 +86,11 @@ for i in $(seq 1 "$N"); do
     p=$((BACKEND_PORT + i - 1))
     log "backend $i on 127.0.0.1:$p (log .data/cluster/backend-$i.log)"
     # one after the other: each writes .web/backend at start
-    GRANIAN_WORKERS="${GRANIAN_WORKERS:-1}" REFLEX_API_URL="$PUBLIC_URL" \
+    # PIFECACHETA_PROXY_ADDRESS: its name in nginx's server lines below, so it plays the bots of
+    # the tables whose tabs nginx sends it (pifecacheta/live/shards.py, live/ring.py); none with
+    # least_conn (no table is anyone's: the bots go by shard leases)
+    address="127.0.0.1:$p"; [ "${CLUSTER_ROUTE:-table}" = table ] || address=""
+    GRANIAN_WORKERS="${GRANIAN_WORKERS:-1}" REFLEX_API_URL="$PUBLIC_URL" PIFECACHETA_PROXY_ADDRESS="$address" \
         start "$RUN/backend-$i.log" reflex run --env prod --backend-only --backend-port "$p"
     wait_http "http://127.0.0.1:$p/ping" "backend $i"
     SERVERS+=("127.0.0.1:$p")

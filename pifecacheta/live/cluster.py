@@ -7,10 +7,13 @@ share one Redis and one database:
 
 * :func:`build_feed` gives a :class:`~pifecacheta.live.redis_feed.RedisFeed` whose changes
   heard from other processes are handed to :func:`hear_remote_change`;
-* :func:`run_background` shares the bots out: each backend holds some of the
-  ``PIFECACHETA_BOT_SHARDS`` bot shards (``live/shards.py``, about ``S / backends`` each) and
-  plays the bots of their tables only; expiry runs in the one process holding the sweeper
-  lease (``live/lease.py``, :func:`run_once_per_cluster`).
+* :func:`run_background` shares the bots out (``live/shards.py``): when every backend knows
+  its address in the proxy (``PIFECACHETA_PROXY_ADDRESS``), each plays the bots of the tables
+  nginx sends it the tabs of (``live/ring.py``, nginx's consistent hash over the live
+  backends), so a bot move is made where the table's tabs are; otherwise each holds some of
+  the ``PIFECACHETA_BOT_SHARDS`` bot shards (about ``S / backends`` each) and plays the bots
+  of their tables only; expiry runs in the one process holding the sweeper lease
+  (``live/lease.py``, :func:`run_once_per_cluster`).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from pifecacheta.live.lease import Lease, hold_and_run, lease_ttl_from_env
 from pifecacheta.live.local import LocalFeed
 from pifecacheta.live.redis_feed import RedisFeed, redis_url
 from pifecacheta.live.service_link import is_player_key, remote_change
-from pifecacheta.live.shards import BotShards, bot_shards_from_env, keep_shards
+from pifecacheta.live.shards import BotShards, bot_shards_from_env, keep_shards, proxy_address_from_env
 
 BotsJob = Callable[[Callable[[str], bool], asyncio.Event, Callable[[str], None]], Coroutine[Any, Any, None]]
 
@@ -98,9 +101,12 @@ async def run_background(
 
     * :func:`~pifecacheta.live.shards.keep_shards` on a
       :class:`~pifecacheta.live.shards.BotShards` of ``PIFECACHETA_BOT_SHARDS`` shards (lease
-      TTL ``PIFECACHETA_LEASE_TTL``): this backend's fair share of the bot shards;
+      TTL ``PIFECACHETA_LEASE_TTL``, address ``PIFECACHETA_PROXY_ADDRESS``): the tables nginx
+      routes to this backend when every live backend has an address, else its fair share of
+      the bot shards;
     * ``bots(owns, reshard, on_move)``: the bots of the tables ``owns(code)`` gives, ``reshard``
-      set each time the held shards change, ``on_move`` counting this backend's moves;
+      set each time the held shards or the ring change, ``on_move`` counting this backend's
+      moves;
     * ``sweeps()`` only while this process holds the sweeper lease (:func:`hold_and_run`).
     """
     url = redis_url() if url is None else url
@@ -109,7 +115,7 @@ async def run_background(
         return
     client = aioredis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0)
     ttl = lease_ttl_from_env()
-    shards = BotShards(client, bot_shards_from_env(), ttl=ttl)
+    shards = BotShards(client, bot_shards_from_env(), ttl=ttl, address=proxy_address_from_env())
     reshard = asyncio.Event()
     try:
         async with asyncio.TaskGroup() as group:  # one failing cancels the others

@@ -3,7 +3,9 @@ the same in every process and the shards spread the tables; two backends on one 
 on disjoint halves covering every shard; a backend that stops renewing (SIGKILL: no release)
 has its shards taken by the other within the TTL and one round; a rejoining backend gets its
 share back; a backend that cannot reach Redis drops its shards; a clean stop hands them over
-at once."""
+at once. With proxy addresses (``PIFECACHETA_PROXY_ADDRESS``) the backends share the tables by
+nginx's ring instead (``live/ring.py``), go back to the leases while one has no address, and a
+killed one's tables go where nginx fails over to."""
 
 from __future__ import annotations
 
@@ -18,11 +20,14 @@ from collections import Counter
 import redis.asyncio as aioredis
 
 from pifecacheta.live.cluster import run_background
+from pifecacheta.live.ring import Ring
 from pifecacheta.live.shards import (
+    ADDRESSES_KEY,
     HELD_KEY,
     MOVES_KEY,
     BotShards,
     keep_shards,
+    proxy_address_from_env,
     shard_key,
     shard_of,
 )
@@ -259,3 +264,110 @@ def test_run_background_shares_the_bots_and_runs_the_expiry_in_one_backend(
 
     asyncio.run(main())
     assert max(at_once) == 1  # never two expiry jobs at once
+
+
+def _covered(members: list[BotShards], codes: list[str]) -> bool:
+    """Every table of ``codes`` has at least one backend playing its bots."""
+    return all(any(m.owns(c) for m in members) for c in codes)
+
+
+def test_backends_with_addresses_play_the_tables_nginx_routes_to_them(redis_url: str) -> None:
+    """Every live member has a proxy address: each plays exactly the tables the ring of the
+    addresses (nginx's choice, ``live/ring.py``) maps to it, and holds no shard lease."""
+
+    async def main() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        a = BotShards(client, S, ttl=5, holder="a", address="127.0.0.1:8001")
+        await a.round()  # alone: the ring of one, every table
+        assert a.ring == Ring(["127.0.0.1:8001"]) and a.held == frozenset()
+        codes = _codes(400)
+        assert all(a.owns(c) for c in codes)
+        b = BotShards(client, S, ttl=5, holder="b", address="127.0.0.1:8002")
+        await _rounds(b, a)
+        ring = Ring(["127.0.0.1:8001", "127.0.0.1:8002"])
+        assert a.ring == b.ring == ring and a.members == b.members == 2
+        for c in codes:
+            assert a.owns(c) == (ring.server(c) == "127.0.0.1:8001") != b.owns(c)
+        assert min(sum(m.owns(c) for c in codes) for m in (a, b)) > 120  # both play
+        assert all([await client.get(shard_key(k)) is None for k in range(S)])  # no lease taken
+        assert await client.hgetall(ADDRESSES_KEY) == {b"a": b"127.0.0.1:8001", b"b": b"127.0.0.1:8002"}
+        await client.aclose()
+
+    asyncio.run(main())
+
+
+def test_a_backend_without_an_address_puts_every_backend_on_the_leases_and_no_table_waits(
+    redis_url: str,
+) -> None:
+    """A mix (an old backend, one started without ``PIFECACHETA_PROXY_ADDRESS``): everyone
+    shares the shard leases as before. Members switch mode at their own rounds; after any
+    one member's round at most a table is played twice (fenced by the version guard), and
+    once each member has had its round every table is played again."""
+
+    async def main() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        codes = _codes(300)
+        a = BotShards(client, S, ttl=5, holder="a", address="127.0.0.1:8001")
+        b = BotShards(client, S, ttl=5, holder="b", address="127.0.0.1:8002")
+        await _rounds(a, b, times=2)
+        assert a.ring is not None and _covered([a, b], codes)
+        c = BotShards(client, S, ttl=5, holder="c")  # no address
+        await c.round()
+        assert c.ring is None and c.held  # it takes free shards (all are free) up to its share
+        assert _covered([a, b, c], codes)  # a and b still on their ring until their round
+        await a.round()
+        assert a.ring is None
+        await b.round()
+        assert b.ring is None and _covered([a, b, c], codes)  # every member had its round
+        await _rounds(c, a, b)  # the shares settle
+        held = [m.held for m in (a, b, c)]
+        assert frozenset().union(*held) == frozenset(range(S)) and sum(map(len, held)) == S
+        assert all(sum(m.owns(x) for m in (a, b, c)) == 1 for x in codes)
+        await c.leave()  # the one without an address stops: back to the ring
+        order = [a, b]
+        for m in order:
+            await m.round()
+        assert a.ring == b.ring == Ring(["127.0.0.1:8001", "127.0.0.1:8002"])
+        assert _covered([a, b], codes) and all(a.owns(x) != b.owns(x) for x in codes)
+        assert all([await client.get(shard_key(k)) is None for k in range(S)])
+        await client.aclose()
+
+    asyncio.run(main())
+
+
+def test_a_killed_backends_tables_go_where_nginx_fails_over_to(redis_url: str) -> None:
+    """Three backends on the ring; one stops renewing (SIGKILL): after the TTL and a round the
+    survivors' ring is the ring without it, its tables spread over both (nginx's next points),
+    the others' tables stay where they were."""
+
+    async def main() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        names = ["127.0.0.1:8001", "127.0.0.1:8002", "127.0.0.1:8003"]
+        a, b, c = (
+            BotShards(client, S, ttl=TTL, holder=h, address=n) for h, n in zip("abc", names, strict=True)
+        )
+        await _rounds(a, b, c, times=2)
+        codes = _codes(300)
+        before = {x: next(m.address for m in (a, b, c) if m.owns(x)) for x in codes}
+        loop = asyncio.get_running_loop()
+        killed = loop.time()  # c stops here, without leave()
+        while not (a.members == b.members == 2):
+            assert loop.time() - killed < TTL + TTL / 3 + 2.0, (a.members, b.members)  # a loaded machine
+            await asyncio.sleep(TTL / 3)
+            await _rounds(a, b, times=1)
+        live = Ring(names).without([names[2]])
+        assert a.ring == b.ring == live
+        after = {x: next(m.address for m in (a, b) if m.owns(x)) for x in codes}
+        assert all(after[x] == live.server(x) for x in codes)
+        assert all(after[x] == before[x] for x in codes if before[x] != names[2])
+        assert {after[x] for x in codes if before[x] == names[2]} == set(names[:2])
+        assert all(sum(m.owns(x) for m in (a, b)) == 1 for x in codes)
+        assert await client.hkeys(ADDRESSES_KEY) in ([b"a", b"b"], [b"b", b"a"])  # c's address dropped
+        await client.aclose()
+
+    asyncio.run(main())
+
+
+def test_proxy_address_comes_from_the_environment() -> None:
+    assert proxy_address_from_env({"PIFECACHETA_PROXY_ADDRESS": "127.0.0.1:8001"}) == "127.0.0.1:8001"
+    assert proxy_address_from_env({"PIFECACHETA_PROXY_ADDRESS": "  "}) == ""

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from pifecacheta import proxy_conf
+from pifecacheta.live.ring import Ring
 
 from ._proxy import NginxProcess, nginx_exe
 from ._redis import free_port
@@ -55,13 +56,13 @@ class Stub:
         self.server.server_close()
 
 
-Start = Callable[[str], tuple[str, list[Stub]]]
+Start = Callable[..., tuple[str, list[Stub]]]
 
 
 @pytest.fixture
 def proxy(tmp_path: Path) -> Iterator[Start]:
-    """``start(policy)``: two stubs and nginx in front of them with ``policy``; returns nginx's
-    base URL and the stubs. Everything is stopped at the end of the test."""
+    """``start(policy, n=2)``: ``n`` stubs and nginx in front of them with ``policy``; returns
+    nginx's base URL and the stubs. Everything is stopped at the end of the test."""
     nginx_exe()  # skip (or fail under CI=true) before anything is started
     static = tmp_path / "static"
     static.mkdir()
@@ -70,8 +71,8 @@ def proxy(tmp_path: Path) -> Iterator[Start]:
     started: list[NginxProcess] = []
     stubs: list[Stub] = []
 
-    def start(policy: str) -> tuple[str, list[Stub]]:
-        stubs.extend([Stub(), Stub()])
+    def start(policy: str, n: int = 2) -> tuple[str, list[Stub]]:
+        stubs.extend(Stub() for _ in range(n))
         run = tmp_path / "run"
         (run / "nginx-tmp").mkdir(parents=True)
         port = free_port()
@@ -134,6 +135,35 @@ def test_a_dead_backends_tables_go_to_the_other(proxy: Start) -> None:
     # the tables that were on the living backend stayed where they were
     assert all(after[t] == alive for t, b in before.items() if b == alive)
     assert any(b == str(dead.port) for b in before.values()), before
+
+
+def _address(stub: Stub) -> str:
+    return f"127.0.0.1:{stub.port}"  # as the fixture writes it in nginx's server lines
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_the_ring_replica_predicts_nginxs_choice_and_its_failover(proxy: Start, n: int) -> None:
+    """``live/ring.py`` against real nginx: for 150 table codes the predicted backend is the
+    one nginx chose; with one backend stopped, the ring over the live ones is nginx's
+    failover choice (nginx skips the dead server's points; the ring drops them)."""
+    base, stubs = proxy("table", n)
+    ring = Ring(_address(s) for s in stubs)
+    port_of = {_address(s): str(s.port) for s in stubs}
+    tables = [secrets.token_urlsafe(12) for _ in range(150)]
+    tables += ["ABC123", "mesa-7", "x"]
+    chosen = {t: backend_of(base, t) for t in tables}
+    predicted = {t: port_of[ring.server(t)] for t in tables}  # type: ignore[index]
+    assert chosen == predicted
+    assert len(set(chosen.values())) == n
+    dead = stubs[0]
+    dead.stop()
+    live = ring.without([_address(dead)])
+    after = {t: backend_of(base, t) for t in tables}
+    assert after == {t: port_of[live.server(t)] for t in tables}  # type: ignore[index]
+    moved = [t for t in tables if chosen[t] == str(dead.port)]
+    assert moved and all(after[t] == chosen[t] for t in tables if t not in moved)
+    if n == 3:  # the dead one's tables went to both others: nginx's next point, not a fixed heir
+        assert len({after[t] for t in moved}) == 2, {after[t] for t in moved}
 
 
 def test_least_conn_ignores_the_cookie(proxy: Start) -> None:

@@ -148,7 +148,8 @@ def cluster(
     nginx = None
     try:
         for i in (1, 2):  # one after the other: each writes .web/backend at start
-            b = Backend(str(i), free_port(), env, run)
+            bport = free_port()  # its name in nginx's server lines (_nginx.py): its bots' ring
+            b = Backend(str(i), bport, env | {"PIFECACHETA_PROXY_ADDRESS": f"127.0.0.1:{bport}"}, run)
             backends.append(b)
             b.wait_up()
         nginx = Nginx(write_config(run, static, port, (backends[0].port, backends[1].port)), port)

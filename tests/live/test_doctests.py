@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import doctest
 
-from pifecacheta.live import local, shards
+from pifecacheta.live import local, ring, shards
 
 
 def test_the_watchers_examples_hold():
@@ -14,4 +14,9 @@ def test_the_watchers_examples_hold():
 
 def test_the_bot_shards_examples_hold():
     result = doctest.testmod(shards, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_ring_examples_hold():
+    result = doctest.testmod(ring, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
