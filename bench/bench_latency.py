@@ -23,6 +23,8 @@ machine, so the pages' clocks agree):
 its paint, in counts that do not depend on the machine's load (``bench/_paint_count.py``: DOM
 mutations, React components rendered, style recalculations and layouts, compositor layers, and
 the components that rendered most, by name);
+``--cpu`` adds the CPU time the browsers' processes used per move, by process type (the
+renderers' threads, the GPU process that composites every page's frames in software here);
 ``--reduced-motion`` runs the browsers with "reduce motion" (no card travels); ``--root DIR``
 runs another checkout's app (a worktree of an older commit) with this script.
 
@@ -118,6 +120,34 @@ def start_harness(dev: bool, seed: int) -> Any:
     return cls.create(root=ROOT, app_name="pifecacheta")
 
 
+def browser_cpu() -> dict[str, float]:
+    """CPU seconds (user + system) used so far by this process's Chromiums, by process type
+    (``--type=`` of the command line: renderer, gpu-process, utility; "browser" for the main
+    one) and thread name (``CrRendererMain``, ``Compositor``, ``CompositorTileW``, ``VizCompositorTh``,
+    ...), as "type/thread". The app's server (this process) is not counted; processes and
+    threads that ended are not either (the bench's pages stay open through the moves)."""
+    import psutil  # type: ignore[import-untyped]
+
+    out: dict[str, float] = {}
+    for proc in psutil.Process().children(recursive=True):
+        try:
+            cmd = proc.cmdline()
+            if not cmd or "chrom" not in os.path.basename(cmd[0]).lower():
+                continue
+            kind = next((a.split("=", 1)[1] for a in cmd if a.startswith("--type=")), "browser")
+            for th in proc.threads():
+                try:
+                    name = Path(f"/proc/{proc.pid}/task/{th.id}/comm").read_text().strip()
+                except OSError:
+                    name = "?"
+                name = name.rstrip("0123456789").rstrip("/") or name  # ThreadPoolForeg1 -> ...Foreg
+                key = f"{kind}/{name}"
+                out[key] = out.get(key, 0.0) + th.user_time + th.system_time
+        except psutil.Error:
+            continue
+    return out
+
+
 def choose_action(match: Any, seat: int) -> Any:
     """Draw in the draw phase; else a legal discard that is NOT a go-out (keeps the round going)."""
     from pifecacheta.rules import Discard, Draw, GoOut, Phase, legal_actions
@@ -150,6 +180,11 @@ def main() -> int:  # noqa: PLR0915 - one linear script
         help="per move on the other screens: DOM mutations, React renders, style/layout counts, layers",
     )
     ap.add_argument("--reduced-motion", action="store_true", help="the browsers ask for reduced motion")
+    ap.add_argument(
+        "--cpu",
+        action="store_true",
+        help="per move: the CPU time of the browsers' processes (renderers, GPU/compositor, browser)",
+    )
     ap.add_argument("--root", help="the checkout to run (default: this one), e.g. an older commit's worktree")
     ap.add_argument(
         "--profile-snapshots",
@@ -286,6 +321,7 @@ def main() -> int:  # noqa: PLR0915 - one linear script
         moves_trace: list[tuple[float, list[tuple[str, float]], list[tuple[str, float, str]]]] = []
         trace.clear()
         frames_at_start = [len(p.evaluate(STATUS_JS)["versions"]) for p in screens]
+        cpu_at_start = browser_cpu() if args.cpu else {}
         for _ in range(args.moves):
             seat = match.round.turn
             action = choose_action(match, seat)
@@ -333,6 +369,18 @@ def main() -> int:  # noqa: PLR0915 - one linear script
             samples_paint += lat_paint
             kinds.append(type(action).__name__)
 
+        if args.cpu and per_move:
+            cpu_end = browser_cpu()
+            used = {k: (v - cpu_at_start.get(k, 0.0)) / len(per_move) * 1000 for k, v in cpu_end.items()}
+            kinds_cpu: dict[str, float] = {}
+            for k, v in used.items():
+                kinds_cpu[k.split("/")[0]] = kinds_cpu.get(k.split("/")[0], 0.0) + v
+            print(f"browsers' CPU per move, all processes: {sum(used.values()):.1f} ms")
+            for kind, v in sorted(kinds_cpu.items(), key=lambda kv: -kv[1]):
+                print(f"  {kind}: {v:.1f} ms")
+                for k, w in sorted(used.items(), key=lambda kv: -kv[1]):
+                    if k.startswith(kind + "/") and w >= 1.0:
+                        print(f"    {k.split('/', 1)[1]}: {w:.1f} ms")
         for t_click, lats, events in moves_trace[-3:]:
             print("-- move: screens got it at " + ", ".join(f"{tok} +{x:.0f}" for tok, x in lats) + " ms")
             for what, t, detail in events:
