@@ -34,6 +34,7 @@ from pifecacheta.live.ring import Ring
 from pifecacheta.live.shards import ADDRESSES_KEY, MEMBERS_KEY, MOVES_KEY
 from pifecacheta.rules import CACHETA_7
 
+from ._action_log import applied_twice
 from ._backends import Backend, backend_env
 from ._proxy import NginxProcess, nginx_exe
 from ._redis import RedisServer, free_port
@@ -201,12 +202,7 @@ def test_a_tables_bots_are_played_by_the_backend_nginx_routes_it_to(
         _quiet(engine, on_a.codes)
         assert _moves(client, b) > b_moves  # B played them
         with engine.connect() as conn:
-            twice = conn.execute(
-                sa.text(
-                    "SELECT table_id, version, COUNT(*) FROM action_log"
-                    " GROUP BY table_id, version HAVING COUNT(*) > 1"
-                )
-            ).all()
+            twice = applied_twice(conn)
         assert twice == []  # no action applied twice
     finally:
         feed.close()

@@ -39,6 +39,7 @@ from pifecacheta.models import ActionLog, GameTable
 from pifecacheta.rules import CACHETA_7, Discard, Draw, GoOut, Match, NextRound, legal_actions
 from pifecacheta.service import TableService
 
+from ._action_log import applied_twice
 from ._backends import Backend, backend_env, stored_state_keys
 from ._redis import RedisServer, free_port
 from ._spectator import Spectator
@@ -245,12 +246,7 @@ def test_the_bots_move_on_within_15_s_after_the_lease_holder_is_killed(
         )
 
         with engine.connect() as conn:
-            twice = conn.execute(
-                sa.text(
-                    "SELECT table_id, version, COUNT(*) FROM action_log"
-                    " GROUP BY table_id, version HAVING COUNT(*) > 1"
-                )
-            ).all()
+            twice = applied_twice(conn)
         assert twice == []  # no action applied twice
     finally:
         for tab in (spectator, doomed, moved):

@@ -19,12 +19,11 @@ cookie it carried: a websocket's line is written when it closes.
 from __future__ import annotations
 
 import os
-import subprocess
 import time
 import urllib.request
 from pathlib import Path
 
-from cluster._proxy import nginx_exe
+from cluster._proxy import NginxProcess
 
 from pifecacheta import proxy_conf
 
@@ -67,29 +66,13 @@ http {{
     return path
 
 
-class Nginx:
-    """nginx on ``conf`` in the foreground (``daemon off``), its own process group."""
+class Nginx(NginxProcess):
+    """nginx on ``conf`` in the foreground (``daemon off``), its own process group, serving
+    the routes of :data:`ROUTES` on ``port``."""
 
     def __init__(self, conf: Path, port: int) -> None:
-        self.conf, self.port, self.run = conf, port, conf.parent
-        log = open(self.run / "nginx.log", "wb")  # noqa: SIM115 - closed in stop()
-        self._log = log
-        self.proc = subprocess.Popen(
-            [
-                nginx_exe(),
-                "-p",
-                str(self.run),
-                "-e",
-                str(self.run / "nginx-error.log"),
-                "-c",
-                str(conf),
-                "-g",
-                "daemon off;",
-            ],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        super().__init__(conf)
+        self.port = port
 
     def wait_up(self, timeout: float = 30.0) -> None:
         """Until every route answers ``/ping`` (through to a backend)."""
@@ -127,17 +110,3 @@ class Nginx:
         return {
             r[1] for r in rows if len(r) == 5 and r[0] == addr and r[3].startswith(path) and r[4] == table
         }
-
-    def errors(self) -> str:
-        path = self.run / "nginx-error.log"
-        return path.read_text()[-3000:] if path.exists() else ""
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        self._log.close()

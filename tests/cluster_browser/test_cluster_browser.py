@@ -25,6 +25,7 @@ from _flows import create_table, join_table
 from _frames import Recorder, parse_frame, scan_frames
 from _planner import greedy_game
 from _replay import BUTTONS, hand, play, wait_my_turn
+from cluster._action_log import applied_twice
 from playwright.sync_api import Page, expect
 from test_frames_secrecy import SEED_RANGE, rebuild_round, scan_viewer, ui_versions
 
@@ -225,12 +226,7 @@ def test_two_backends_behind_nginx_with_a_backend_killed_mid_round(cluster: Any,
     engine = sa.create_engine(cluster.db_url)
     try:
         with engine.connect() as conn:
-            twice = conn.execute(
-                sa.text(
-                    "SELECT table_id, version, COUNT(*) FROM action_log"
-                    " GROUP BY table_id, version HAVING COUNT(*) > 1"
-                )
-            ).all()
+            twice = applied_twice(conn)
     finally:
         engine.dispose()
     assert twice == []
