@@ -31,8 +31,9 @@ from playwright.sync_api import expect
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))  # _frames, _planner, _replay, _flows
 
-from _nginx import Nginx, nginx_exe, write_config  # noqa: E402
+from _nginx import Nginx, write_config  # noqa: E402
 from cluster._backends import Backend, backend_env  # noqa: E402
+from cluster._proxy import nginx_exe  # noqa: E402
 from cluster._redis import RedisServer, free_port  # noqa: E402
 from cluster.conftest import redis_server  # noqa: E402,F401 - the session's redis-server fixture
 
