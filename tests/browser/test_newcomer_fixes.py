@@ -139,7 +139,7 @@ _SHOWN = """(text) => {
 _SCROLL_TO_OLDEST = """() => new Promise(done => {
     const log = document.getElementById('chat-log');
     log.addEventListener('scroll', () => setTimeout(done, 0), {once: true});
-    log.scrollTop = log.scrollTop - log.scrollHeight;  // towards the oldest line, whatever the box's direction
+    log.scrollTop = log.scrollTop - log.scrollHeight;  // to the oldest line, either direction
 })"""
 
 
