@@ -125,16 +125,21 @@ def test_round_over_on_a_wide_screen_is_no_taller_than_its_felt(app_harness, new
 
 # ---- 2. the chat shows its newest line ---------------------------------------------------------
 
-_AT_END = (
-    "() => { const c = document.getElementById('chat-log');"
-    " return c.scrollTop + c.clientHeight >= c.scrollHeight - 2; }"
-)
+_SHOWN = """(text) => {
+    const log = document.getElementById('chat-log');
+    const box = log.getBoundingClientRect();
+    const line = [...log.querySelectorAll('.chat-line')].find(l => l.textContent.includes(text));
+    if (!line) return false;
+    const r = line.getBoundingClientRect();
+    return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+}"""
+"""True when the chat line holding the text lies wholly inside the box's visible part."""
 
 
-_SCROLL_TO_TOP = """() => new Promise(done => {
+_SCROLL_TO_OLDEST = """() => new Promise(done => {
     const log = document.getElementById('chat-log');
     log.addEventListener('scroll', () => setTimeout(done, 0), {once: true});
-    log.scrollTop = 0;
+    log.scrollTop = log.scrollTop - log.scrollHeight;  // to the oldest line, either direction
 })"""
 
 
@@ -146,23 +151,21 @@ def test_chat_opens_on_its_newest_line_and_follows_new_ones(app_harness, new_pag
         svc.chat(code, who[1], f"línea {n} de Bruno")
     a.reload()
     expect(a.locator("#chat-log")).to_contain_text("línea 3 de Bruno")
-    a.wait_for_function(_AT_END)  # on load: the newest line
-    assert a.evaluate("() => document.getElementById('chat-log').scrollTop") > 0
+    a.wait_for_function(_SHOWN, arg="línea 3 de Bruno")  # on load: the newest line
+    assert not a.evaluate(_SHOWN, "linha 0 de Ana")  # ... and the oldest out of the box
     svc.chat(code, who[1], "a mais nova")
     expect(a.locator("#chat-log")).to_contain_text("a mais nova")
-    a.wait_for_function(_AT_END)  # a new line: shown
-    newest = a.locator("#chat-log .chat-line").last.bounding_box()
-    box = a.locator("#chat-log").bounding_box()
-    assert newest and box and newest["y"] + newest["height"] <= box["y"] + box["height"] + 1
+    a.wait_for_function(_SHOWN, arg="a mais nova")  # a new line: shown
     a.locator("#chat-log").scroll_into_view_if_needed()
     _shot(a, "tablechat_390_pt")
     _four(a, "tablechat")
     # a reader who scrolled up to older lines stays there when a line comes
-    # (resolved once the scroll event has reached every listener: rx.auto_scroll's among them)
-    a.evaluate(_SCROLL_TO_TOP)
+    a.evaluate(_SCROLL_TO_OLDEST)
+    assert a.evaluate(_SHOWN, "linha 0 de Ana")
     svc.chat(code, who[0], "mais uma")
     expect(a.locator("#chat-log")).to_contain_text("mais uma")
-    assert a.evaluate("() => document.getElementById('chat-log').scrollTop") == 0
+    a.wait_for_function(_SHOWN, arg="linha 0 de Ana")  # never, if the lines moved up under the reader
+    assert not a.evaluate(_SHOWN, "mais uma")
     # the keyboard reaches the box (to scroll it) and it is named
     expect(a.locator("#chat-log")).to_have_attribute("tabindex", "0")
     expect(a.locator("#chat-log")).to_have_accessible_name("Conversa")

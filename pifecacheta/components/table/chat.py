@@ -83,13 +83,17 @@ def chat() -> rx.Component:
     and the chat's own refusals."""
     return rx.vstack(  # type: ignore[no-any-return]
         rx.text(T["chat.title"], weight="bold", size="2", role="heading", aria_level=2),
-        # Reflex's auto_scroll: it opens on the newest line and follows each new one, unless
-        # the reader scrolled up to older lines (then it stays where they read)
-        rx.auto_scroll(
-            rx.foreach(UI.chat, chat_line),
+        # The lines stand at the bottom of a reversed flex box (CSS only): it opens on the
+        # newest line and follows each new one, and a reader who scrolled up to older lines
+        # stays there (the browser's scroll anchoring). No script reads the box's layout on
+        # the table's every change, as a scroll-following effect would.
+        rx.box(
+            rx.box(rx.foreach(UI.chat, chat_line), width="100%"),
             style={
                 "max_height": "8em",
                 "overflow_y": "auto",
+                "display": "flex",
+                "flex_direction": "column-reverse",
                 "&:focus-visible": {"outline": "2px solid #ffd27f", "outline_offset": "2px"},
             },
             width="100%",
