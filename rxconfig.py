@@ -33,9 +33,10 @@ from pathlib import Path
 
 import reflex as rx
 
-from pifecacheta.reflex_log import node_warning_once
+from pifecacheta.reflex_log import init_without_advice, node_warning_once
 
 node_warning_once()  # Reflex 0.10.1 warns of an old Node twice per `reflex run` (pifecacheta/reflex_log.py)
+init_without_advice()  # ... and tells to run `uv run reflex run` while it starts on a fresh checkout
 
 DEFAULT_DB_URL = "sqlite:///.data/pifecacheta.db"
 db_url = os.environ.get("PIFECACHETA_DB_URL") or os.environ.get("REFLEX_DB_URL") or DEFAULT_DB_URL

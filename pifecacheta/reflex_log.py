@@ -9,6 +9,10 @@ validate, then to start the dev server), and each time ``is_outdated_nodejs_inst
 "Your version (20.x) of Node.js is out of date ..." on the logger ``reflex.utils.js_runtimes``
 when an older Node is on the PATH. That check is also what makes Reflex start the frontend
 with ``bun --bun`` (bun's own runtime, not that Node), so the warning stays, once.
+
+On a fresh checkout ``reflex run`` first initialises the web project (``reflex.reflex._init``)
+and logs, on the logger ``reflex.reflex``, "Initialized pifecacheta. Run `uv run reflex run` to
+start the app." while the app is already starting: the advice is dropped, the rest kept.
 """
 
 from __future__ import annotations
@@ -17,6 +21,10 @@ import logging
 
 NODE_LOGGER = "reflex.utils.js_runtimes"
 NODE_WARNING = "of Node.js is out of date"  # a part of Reflex 0.10.1's message
+
+
+INIT_LOGGER = "reflex.reflex"
+INIT_ADVICE = " Run `uv run reflex run` to start the app."  # Reflex 0.10.1's next step after init
 
 
 class _OnceFilter(logging.Filter):
@@ -43,3 +51,25 @@ def node_warning_once() -> None:
     target = logging.getLogger(NODE_LOGGER)
     if not any(isinstance(f, _OnceFilter) for f in target.filters):
         target.addFilter(_OnceFilter(NODE_WARNING))
+
+
+class _DropFilter(logging.Filter):
+    """Removes ``part`` from every record's message (the record itself passes)."""
+
+    def __init__(self, part: str) -> None:
+        super().__init__()
+        self.part = part
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if self.part in message:
+            record.msg, record.args = message.replace(self.part, ""), ()
+        return True
+
+
+def init_without_advice() -> None:
+    """Drop Reflex's "Run `uv run reflex run` to start the app." from the line it logs after
+    initialising the web project during ``reflex run`` (idempotent)."""
+    target = logging.getLogger(INIT_LOGGER)
+    if not any(isinstance(f, _DropFilter) for f in target.filters):
+        target.addFilter(_DropFilter(INIT_ADVICE))

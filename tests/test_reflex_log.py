@@ -80,3 +80,29 @@ def test_the_pages_call_no_deprecated_reflex_api(monkeypatch):
     ):
         page()
     assert said == []
+
+
+def test_reflex_advises_to_start_the_app_after_its_init():
+    """The premise: Reflex's init (run by ``reflex run`` on a fresh checkout) logs the advice on
+    the logger the filter sits on (if it stops, drop ``init_without_advice``)."""
+    import inspect
+
+    from reflex import reflex as cli
+
+    assert cli.logger.name == reflex_log.INIT_LOGGER
+    assert reflex_log.INIT_ADVICE.strip() in inspect.getsource(cli._init)
+
+
+def test_the_advice_is_dropped_and_the_line_kept(caplog):
+    from reflex_base.utils import log
+
+    import rxconfig  # noqa: F401  (installs the filter, as `reflex run` loads it)
+
+    target = logging.getLogger(reflex_log.INIT_LOGGER)
+    assert sum(isinstance(f, reflex_log._DropFilter) for f in target.filters) == 1
+    reflex_log.init_without_advice()  # idempotent
+    assert sum(isinstance(f, reflex_log._DropFilter) for f in target.filters) == 1
+    with caplog.at_level(logging.DEBUG, logger=reflex_log.INIT_LOGGER):
+        target.log(log.SUCCESS, f"Initialized pifecacheta.{reflex_log.INIT_ADVICE}")
+        target.info("Initialized %s.", "x")
+    assert [r.getMessage() for r in caplog.records] == ["Initialized pifecacheta.", "Initialized x."]
