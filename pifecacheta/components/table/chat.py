@@ -1,4 +1,8 @@
-"""The table chat: seated players write, spectators read (seed 000 line 74)."""
+"""The table chat: seated players write, spectators read (seed 000 line 74).
+
+The lines are ``TableState.chat_lines`` (``state/table_view.py``), a var of their own that
+Reflex sends only when a line was added, not ``TableState.ui`` (which every move sends again):
+a move re-renders none of them."""
 
 from __future__ import annotations
 
@@ -88,7 +92,7 @@ def chat() -> rx.Component:
         # stays there (the browser's scroll anchoring). No script reads the box's layout on
         # the table's every change, as a scroll-following effect would.
         rx.box(
-            rx.box(rx.foreach(UI.chat, chat_line), width="100%"),
+            rx.box(rx.foreach(TableState.chat_lines, chat_line), width="100%"),
             style={
                 "max_height": "8em",
                 "overflow_y": "auto",
