@@ -54,8 +54,9 @@ _stale_views: set[str] = set()  # client tokens whose cached ui/history must be 
 _histories: OrderedDict[str, tuple[tuple[Any, ...], asyncio.Future[tuple[HistoryUi, bool]]]] = OrderedDict()
 # client token -> (the table state it was evaluated for, its chat lines' evaluation), newest last
 _chats: OrderedDict[str, tuple[tuple[Any, ...], asyncio.Future[tuple[list[ChatUi], bool]]]] = OrderedDict()
-# table code -> its chat lines as last read (the fallback of a failed read), newest last
-_table_chats: OrderedDict[str, list[ChatUi]] = OrderedDict()
+# table code -> (the snapshot's chat, its lines as ChatUi) as last read, newest last: one list
+# for all the table's tabs, and the fallback of a failed read
+_table_chats: OrderedDict[str, tuple[tuple[Any, ...], list[ChatUi]]] = OrderedDict()
 KEPT_HISTORIES = 4096  # tabs (of _histories, and of _chats)
 KEPT_CHATS = 1024  # tables (of _table_chats)
 
@@ -271,6 +272,7 @@ class TableView(rx.State, mixin=True):
     async def _read_chat(self) -> tuple[list[ChatUi], bool]:
         """The chat lines and whether they were read (False: the fallback of a failed read).
 
+        The table's tabs share one list while its lines stay the same (:data:`_table_chats`).
         A read that fails (not a missing table) keeps the lines last read at this table
         (:data:`_table_chats`; else those of this viewer's last snapshot,
         :meth:`SnapshotCache.last_good`) rather than blanking the chat, as ``ui`` keeps the
@@ -280,20 +282,25 @@ class TableView(rx.State, mixin=True):
             return [], True
         who = self._who()
         try:
-            lines = chat_ui(await snapshot_for(get_service(), code, who, self.table_version))
+            snap = await snapshot_for(get_service(), code, who, self.table_version)
         except Exception as exc:  # noqa: BLE001 - the chat keeps its last lines (ui reports errors)
             if is_refusal(exc):  # no such table (an old link): ``ui`` says so, nothing to show
                 return [], True
             log.warning("table %s: chat read failed", code, exc_info=True)
             kept = _table_chats.get(code)
-            if kept is None:
-                last = CACHE.last_good(code, who)
-                try:
-                    kept = chat_ui(last) if last is not None else []
-                except Exception:  # noqa: BLE001 - a snapshot-like value without chat
-                    kept = []
-            return kept, False
-        _table_chats[code] = lines
+            if kept is not None:
+                return kept[1], False
+            last = CACHE.last_good(code, who)
+            try:
+                return (chat_ui(last) if last is not None else []), False
+            except Exception:  # noqa: BLE001 - a snapshot-like value without chat
+                return [], False
+        kept = _table_chats.get(code)
+        if kept is not None and kept[0] == snap.chat:
+            lines = kept[1]
+        else:
+            lines = chat_ui(snap)
+            _table_chats[code] = (tuple(snap.chat), lines)
         _table_chats.move_to_end(code)
         while len(_table_chats) > KEPT_CHATS:
             _table_chats.popitem(last=False)
