@@ -216,6 +216,7 @@ def test_a_move_carries_no_chat_and_a_chat_line_carries_the_lines(db_engine, clo
             lines = delta[CHAT_KEY]
             assert [(c.name, c.text) for c in lines] == [("Bruno", text)], name
             assert lines[0].at.endswith("Z")
+        assert said["Ana"][CHAT_KEY] is said["Caio"][CHAT_KEY]  # one list for the table's tabs
         reads = counting.reads
         for name, tab in tabs.items():  # the tab's other events: the chat is not sent again
             delta = _delta(tab, lambda s: setattr(s, "dragging", "7h"))
