@@ -33,11 +33,11 @@ from reflex.state import StateUpdate
 
 from pifecacheta.state.hints import HintCard
 from pifecacheta.state.history_ui import HistoryUi, RoundUi
-from pifecacheta.state.ui_values import TableUi
+from pifecacheta.state.ui_values import ChatUi, TableUi
 
 #: The view types written whole without a look inside: their fields are only str, int, bool,
 #: lists and these dataclasses (``tests/state/test_wire.py``, ``tests/state/test_frames.py``).
-VIEWS = (TableUi, HistoryUi, RoundUi, HintCard)
+VIEWS = (TableUi, HistoryUi, RoundUi, ChatUi, HintCard)
 _LEAVES = frozenset({str, int, bool, type(None), *VIEWS})
 _SEPARATORS = (",", ":")  # what python-socketio asks for
 _ENCODER = msgspec.json.Encoder()

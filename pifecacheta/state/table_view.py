@@ -12,6 +12,10 @@ them only then; any other event of the tab (a drag, a hidden message, the turn n
 ``on_mount``) costs neither a read nor a serialisation of them. ``past_rounds`` stays
 uncached (Reflex sends it only when its serialised value changed, i.e. when a round ends).
 
+The chat lines are not in ``ui`` (a move would send them all again): ``chat_lines`` is uncached
+too, evaluated once per tab and table change from the same cached snapshot, and sent only when
+its serialised value changed, i.e. when a line was added.
+
 An evaluation is one :func:`~pifecacheta.state.snapshots.snapshot_for` read, a cache hit
 except the first one per tab and table change, and one batch read serves all the table's
 tabs, off the event loop. A read that fails (not a missing table) keeps this viewer's last
@@ -25,7 +29,8 @@ import dataclasses
 import datetime
 import logging
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import reflex as rx
 
@@ -35,10 +40,11 @@ from pifecacheta.service import get_service
 from pifecacheta.state import wire  # noqa: F401 - registers the views' serializers
 from pifecacheta.state.history_ui import HistoryUi, RoundUi, history_for, last_kept
 from pifecacheta.state.snapshots import CACHE, DEFAULT_TTL, is_refusal, snapshot_for
-from pifecacheta.state.ui_values import TableUi
-from pifecacheta.state.view_model import table_ui
+from pifecacheta.state.ui_values import ChatUi, TableUi
+from pifecacheta.state.view_model import chat_ui, table_ui
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 REREAD_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds before each re-read after a failed one
 _failed_rereads: dict[str, int] = {}  # client token -> re-reads in a row that failed again
@@ -46,7 +52,13 @@ _rereads_pending: dict[str, asyncio.Task[None]] = {}  # client token -> its sche
 _stale_views: set[str] = set()  # client tokens whose cached ui/history must be read again
 # client token -> (the table state it was evaluated for, its history evaluation), newest last
 _histories: OrderedDict[str, tuple[tuple[Any, ...], asyncio.Future[tuple[HistoryUi, bool]]]] = OrderedDict()
-KEPT_HISTORIES = 4096  # tabs
+# client token -> (the table state it was evaluated for, its chat lines' evaluation), newest last
+_chats: OrderedDict[str, tuple[tuple[Any, ...], asyncio.Future[tuple[list[ChatUi], bool]]]] = OrderedDict()
+# table code -> (the snapshot's chat, its lines as ChatUi) as last read, newest last: one list
+# for all the table's tabs, and the fallback of a failed read
+_table_chats: OrderedDict[str, tuple[tuple[Any, ...], list[ChatUi]]] = OrderedDict()
+KEPT_HISTORIES = 4096  # tabs (of _histories, and of _chats)
+KEPT_CHATS = 1024  # tables (of _table_chats)
 
 # What the cached ``ui`` and ``history`` depend on: the table, the change count the tab heard,
 # the viewer (id and secret), and the tab's re-read counter (``TableView._reread_view``).
@@ -96,7 +108,8 @@ def schedule_reread(token: str, feed: live.LiveFeed | None = None) -> bool:
 
 
 class TableView(rx.State, mixin=True):
-    """The ``ui`` var of a tab showing a table, and the helpers it is built with.
+    """The ``ui`` var of a tab showing a table (with ``history``, ``past_rounds`` and
+    ``chat_lines``), and the helpers they are built with.
 
     Reads the fields ``TableState`` defines: ``table_code``, ``table_version`` (the live
     feed's change count of the table as this tab last heard it), ``me``, ``_secret``, ``_name``.
@@ -142,6 +155,21 @@ class TableView(rx.State, mixin=True):
         keeps the last history kept for the table."""
         full = await self._history()
         return dataclasses.replace(full, rounds=[])
+
+    @rx.var(cache=False)
+    async def chat_lines(self) -> list[ChatUi]:
+        """The table's chat lines (``view_model.chat_ui``: the last 100, oldest first), the
+        same for players and spectators (seed 000 line 74: spectators read, only seated
+        players write).
+
+        Not a field of ``ui``, which every move sends again: ``cache=False``, so Reflex
+        evaluates it for every delta of the tab and sends it only when its serialised value
+        changed (``reflex/istate/delta.py``, ``_drop_unchanged_delta_value``: a digest of the
+        JSON kept per client token), i.e. when a line was added. The evaluation is a memory
+        read: once per tab and table state (:meth:`_once_per_table_state`) from the snapshot
+        ``ui`` read (:func:`snapshot_for`, cached per table change), shared by the tab's other
+        deltas of that state. A read that fails never blanks the chat (:meth:`_read_chat`)."""
+        return await self._once_per_table_state(_chats, self._read_chat)
 
     @rx.var(cache=False)
     async def past_rounds(self) -> list[RoundUi]:
@@ -194,24 +222,36 @@ class TableView(rx.State, mixin=True):
     async def _history(self) -> HistoryUi:
         """This viewer's full history, evaluated once per tab and table state for both
         ``history`` and ``past_rounds`` (:data:`_histories`; a failed read is not kept)."""
+        return await self._once_per_table_state(_histories, self._read_history)
+
+    async def _once_per_table_state(
+        self,
+        kept_by_tab: OrderedDict[str, tuple[tuple[Any, ...], asyncio.Future[tuple[T, bool]]]],
+        read: Callable[[], Awaitable[tuple[T, bool]]],
+    ) -> T:
+        """``read()``'s value for this tab's table state (table, change count heard, re-read
+        counter, viewer), evaluated once per tab and state: ``kept_by_tab`` keeps each tab's
+        last evaluation (its newest :data:`KEPT_HISTORIES` tabs), which the tab's other
+        deltas of the same state share, even while it runs. ``read`` returns the value and
+        whether it was read (False: the fallback of a failed read, not kept)."""
         token = self._token()
         key = (self.table_code, self.table_version, self._view_serial, self.me, self._secret)
         loop = asyncio.get_running_loop()
-        kept = _histories.get(token) if token else None
+        kept = kept_by_tab.get(token) if token else None
         if kept is not None and kept[0] == key:
             if kept[1].done() and not kept[1].cancelled() and kept[1].exception() is None:
                 return kept[1].result()[0]
             if kept[1].get_loop() is loop:
                 return (await asyncio.shield(kept[1]))[0]
-        task = asyncio.ensure_future(self._read_history())
+        task = asyncio.ensure_future(read())
         if token:
-            _histories[token] = (key, task)
-            _histories.move_to_end(token)
-            while len(_histories) > KEPT_HISTORIES:
-                _histories.popitem(last=False)
+            kept_by_tab[token] = (key, task)
+            kept_by_tab.move_to_end(token)
+            while len(kept_by_tab) > KEPT_HISTORIES:
+                kept_by_tab.popitem(last=False)
         found, ok = await asyncio.shield(task)
-        if not ok and token and _histories.get(token, (None, None))[1] is task:
-            del _histories[token]  # the next evaluation reads again
+        if not ok and token and kept_by_tab.get(token, (None, None))[1] is task:
+            del kept_by_tab[token]  # the next evaluation reads again
         return found
 
     async def _read_history(self) -> tuple[HistoryUi, bool]:
@@ -228,6 +268,43 @@ class TableView(rx.State, mixin=True):
                 return HistoryUi(), True
             log.warning("table %s: history read failed", self.table_code, exc_info=True)
             return last_kept(self.table_code) or HistoryUi(), False
+
+    async def _read_chat(self) -> tuple[list[ChatUi], bool]:
+        """The chat lines and whether they were read (False: the fallback of a failed read).
+
+        The table's tabs share one list while its lines stay the same (:data:`_table_chats`).
+        A read that fails (not a missing table) keeps the lines last read at this table
+        (:data:`_table_chats`; else those of this viewer's last snapshot,
+        :meth:`SnapshotCache.last_good`) rather than blanking the chat, as ``ui`` keeps the
+        last view (:meth:`_view_after_failure` logs it and schedules the tab's re-read)."""
+        code = self.table_code
+        if not code or not self.me:
+            return [], True
+        who = self._who()
+        try:
+            snap = await snapshot_for(get_service(), code, who, self.table_version)
+        except Exception as exc:  # noqa: BLE001 - the chat keeps its last lines (ui reports errors)
+            if is_refusal(exc):  # no such table (an old link): ``ui`` says so, nothing to show
+                return [], True
+            log.warning("table %s: chat read failed", code, exc_info=True)
+            kept = _table_chats.get(code)
+            if kept is not None:
+                return kept[1], False
+            last = CACHE.last_good(code, who)
+            try:
+                return (chat_ui(last) if last is not None else []), False
+            except Exception:  # noqa: BLE001 - a snapshot-like value without chat
+                return [], False
+        kept = _table_chats.get(code)
+        if kept is not None and kept[0] == snap.chat:
+            lines = kept[1]
+        else:
+            lines = chat_ui(snap)
+            _table_chats[code] = (tuple(snap.chat), lines)
+        _table_chats.move_to_end(code)
+        while len(_table_chats) > KEPT_CHATS:
+            _table_chats.popitem(last=False)
+        return lines, True
 
     def _view_after_failure(self, exc: Exception, who: Any) -> TableUi:
         """What ``ui`` shows when this viewer's snapshot could not be read (``exc``).

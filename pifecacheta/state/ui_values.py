@@ -1,9 +1,10 @@
 """What one viewer's screen shows, as plain dataclasses Reflex can send to that browser.
 
 :class:`TableUi` is the whole table page of one viewer (built by
-:func:`~pifecacheta.state.view_model.table_ui`); :class:`CardUi`, :class:`SeatUi`,
-:class:`MeldUi`, :class:`ChatUi` and :class:`ResultUi` are its parts, also used by the move
-history, the replay and the rules page. Language-neutral: the pages translate keys and card names with the
+:func:`~pifecacheta.state.view_model.table_ui`) but its chat; :class:`CardUi`, :class:`SeatUi`,
+:class:`MeldUi` and :class:`ResultUi` are its parts, also used by the move history, the replay
+and the rules page; :class:`ChatUi` is one chat line (``TableState.chat_lines``, a var of its
+own, sent only when a line was added). Language-neutral: the pages translate keys and card names with the
 viewer's catalog. Plain data, no Reflex or database.
 """
 
@@ -98,7 +99,9 @@ class MeldUi:
 @dataclasses.dataclass
 class ChatUi:
     """One chat line: who, what, and when (``at``: ISO 8601 in UTC, e.g.
-    ``"2026-12-01T11:40:00Z"``; the browser shows it in its own time zone)."""
+    ``"2026-12-01T11:40:00Z"``; the browser shows it in its own time zone). Not a field of
+    :class:`TableUi`: the tab's ``TableState.chat_lines`` holds the table's lines
+    (``view_model.chat_ui``), sent only when a line was added."""
 
     name: str = ""
     text: str = ""
@@ -134,8 +137,10 @@ class ResultUi:
 
 @dataclasses.dataclass
 class TableUi(ResultUi):
-    """Everything the table page shows to one viewer: the fields of :class:`ResultUi` (the
-    round's go-out, once there is one) and the table's. ``found`` False: no such table."""
+    """Everything the table page shows to one viewer but the chat: the fields of
+    :class:`ResultUi` (the round's go-out, once there is one) and the table's. ``found`` False:
+    no such table. The chat lines are ``TableState.chat_lines`` (a list of :class:`ChatUi`),
+    apart so that a move's delta does not carry them again."""
 
     found: bool = False
     code: str = ""
@@ -187,7 +192,6 @@ class TableUi(ResultUi):
     absence_claimable: bool = False
     rematch_offered: bool = False
     rematch_voted: bool = False
-    chat: list[ChatUi] = dataclasses.field(default_factory=list)
     # What FIM DA RODADA and the end of the match say (state/end_texts.py: choose_end_texts):
     # catalog keys the page translates, "" when that line is not shown.
     round_title_key: str = "round.title"  # or "match.title": the match ended outside a round

@@ -2,7 +2,8 @@
 
 :func:`table_ui` turns the service's ``TableSnapshot`` (docs/SERVICE_API.md) for ONE viewer
 into a :class:`~pifecacheta.state.ui_values.TableUi`. It holds only what that viewer may see:
-its own hand (from its ``PlayerView``), counts of the others' cards, the public piles. It is
+its own hand (from its ``PlayerView``), counts of the others' cards, the public piles; the
+chat lines are projected apart by :func:`chat_ui` (a var of their own on the page). It is
 language-neutral: the pages translate keys and card names with the viewer's catalog; the end
 screen's keys come from :mod:`pifecacheta.state.end_texts`.
 
@@ -60,6 +61,14 @@ def _lower_name(value: Any) -> str:
     return str(name if name is not None else value).lower()
 
 
+def chat_ui(snap: TableSnapshot) -> list[ChatUi]:
+    """The table's chat lines in ``snap`` (its last 100, oldest first: docs/SERVICE_API.md) as
+    :class:`ChatUi`; every viewer reads the same lines, spectators too (seed 000 line 74).
+    Sent to the tab as its own var, ``TableState.chat_lines`` (``state/table_view.py``), not in
+    :class:`TableUi`, so that a move does not send them again."""
+    return [ChatUi(name=c.name, text=c.text, at=utc_iso(c.at)) for c in snap.chat]
+
+
 def table_ui(snap: TableSnapshot) -> TableUi:
     """Project a service ``TableSnapshot`` (docs/SERVICE_API.md) to this viewer's :class:`TableUi`."""
     rules = snap.rules
@@ -82,7 +91,6 @@ def table_ui(snap: TableSnapshot) -> TableUi:
         absence_claimable=snap.absence_claimable,
         rematch_offered=snap.rematch_offered,
         rematch_voted=my_seat in snap.rematch_votes,
-        chat=[ChatUi(name=c.name, text=c.text, at=utc_iso(c.at)) for c in snap.chat],
         house=list(house_rules_on(rules)),
         hints_on=hints_on,
         deal_commitment=deal.commitment,

@@ -217,11 +217,13 @@ def scan_viewer(frames: list[str], k: RoundKnowledge, viewer: int | None) -> lis
 
 
 # ---- the unit check: the scanner flags a leak ------------------------------------------------
-def _delta(ui: dict[str, Any]) -> str:
-    """A frame shaped like Reflex's state delta for TableState.ui."""
-    return "42/_event," + json.dumps(
-        ["event", {"delta": {"reflex___state____state.table_state": {"ui_rx_state_": ui}}}]
-    )
+def _delta(ui: dict[str, Any], chat: list[dict[str, str]] | None = None) -> str:
+    """A frame shaped like Reflex's state delta for TableState.ui (and TableState.chat_lines,
+    the table's chat lines, when ``chat`` is given)."""
+    tab: dict[str, Any] = {"ui_rx_state_": ui}
+    if chat is not None:
+        tab["chat_lines_rx_state_"] = chat
+    return "42/_event," + json.dumps(["event", {"delta": {"reflex___state____state.table_state": tab}}])
 
 
 def test_scanner_flags_a_crafted_leak() -> None:
@@ -231,15 +233,15 @@ def test_scanner_flags_a_crafted_leak() -> None:
             "discard_top": {"id": "QS'", "code": "QS", "rank": "Q", "suit": "S"},
             "version": 3,
             "code": "a7H-x_KS9",
-            "chat": [{"name": "Ana", "text": "Boa sorte, 7 de copas na mesa"}],
-        }
+        },
+        chat=[{"name": "Ana", "text": "Boa sorte, 7 de copas na mesa"}],
     )
     hidden = {"9C", "AS"}
     assert scan_frames([clean], hidden, seed=86420456) == []  # public cards, a table code, a word
     leaks = {
         "code": _delta({"hand_by_suit": [{"id": "9C'", "code": "9C", "rank": "", "suit": ""}]}),
         "rank/suit": _delta({"seats": [{"peek": {"rank": "9", "suit": "C"}}]}),
-        "token": _delta({"chat": [{"name": "x", "text": "Bruno tem 9C e 2D"}]}),
+        "token": _delta({}, chat=[{"name": "x", "text": "Bruno tem 9C e 2D"}]),
         "spoken": _delta({"note": "nove? no: 9 de paus"}),
         "nested json": "42/_event," + json.dumps(["event", json.dumps({"stock": ["AS", "2D"]})]),
         "seed": _delta({"debug": "seed=86420456"}),

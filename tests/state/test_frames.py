@@ -21,7 +21,7 @@ from pifecacheta.service import Identity, TableService
 from pifecacheta.state import frames
 from pifecacheta.state.hints import HintCard, hint_card
 from pifecacheta.state.history_ui import history_for
-from pifecacheta.state.view_model import table_ui
+from pifecacheta.state.view_model import chat_ui, table_ui
 
 TAB = "pifecacheta___state___table____table_state"
 SEP = {"separators": (",", ":")}
@@ -46,6 +46,7 @@ def test_every_frame_of_a_match_is_reflex_s_text(db_engine, clock) -> None:
                     "ui_rx_state_": table_ui(snap),
                     "history_rx_state_": hist,
                     "past_rounds_rx_state_": hist.rounds,
+                    "chat_lines_rx_state_": chat_ui(snap),
                     "table_version_rx_state_": snap.version,
                     "me_rx_state_": ana.player_id,
                     "dragging_rx_state_": None,

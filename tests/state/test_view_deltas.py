@@ -1,15 +1,18 @@
-"""Which deltas of a table tab carry (and compute) ``ui`` and ``history``.
+"""Which deltas of a table tab carry (and compute) ``ui``, ``history`` and ``chat_lines``.
 
 ``ui`` and ``history`` are cached on the table's change count the tab heard, its viewer and
 its re-read counter (``state/table_view.py``, ``VIEW_DEPS``): a tab's events that change none
 of them (a drag, a hidden message, another state's event such as the turn notices') neither
-read the table nor serialise the view again. Here the deltas are the real ones Reflex builds
-for a tab's real state (``tests/state/_tab.py``), against a real :class:`TableService`.
+read the table nor serialise the view again. The chat lines are not in ``ui``: ``chat_lines``
+comes only when a line was added, to players and spectators alike. Here the deltas are the
+real ones Reflex builds for a tab's real state (``tests/state/_tab.py``), against a real
+:class:`TableService`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -26,6 +29,7 @@ from pifecacheta.state.table import TableState
 UI_KEY = "ui_rx_state_"
 HISTORY_KEY = "history_rx_state_"
 ROUNDS_KEY = "past_rounds_rx_state_"
+CHAT_KEY = "chat_lines_rx_state_"
 
 
 class _Counting:
@@ -182,3 +186,69 @@ def test_a_stored_tab_state_leaves_its_views_out(table):
     assert (restored.table_code, restored.table_version, restored.me) == (code, 2, bruno.player_id)
     with_views = pickle.dumps({k: v for k, v in vars(state).items()})
     assert len(stored) * 3 < len(with_views)
+
+
+def test_a_move_carries_no_chat_and_a_chat_line_carries_the_lines(db_engine, clock, monkeypatch):
+    """A move's delta for another tab has a new ``ui`` but no chat lines (and ``ui`` holds
+    none); a chat line's delta carries the whole list, to the players and to a spectator,
+    with its text as written; other events of the tab carry neither."""
+    monkeypatch.setenv("PIFECACHETA_FIXED_SEED", "11")
+    svc = TableService(db_engine, clock=clock, bot_delay=0)
+    counting = _Counting(svc)
+    use_service(monkeypatch, counting)
+    ana, bruno = svc.identify(None, None, "Ana"), svc.identify(None, None, "Bruno")
+    caio = svc.identify(None, None, "Caio")  # watches: never sits
+    code = svc.create_table(ana, CACHETA_7)
+    svc.join(code, bruno)
+    svc.start(code, ana)
+    CACHE.clear()
+    try:
+        tabs = {who.name: RealTab(code, who, table_version=1) for who in (ana, bruno, caio)}
+        first = {name: _delta(tab, lambda s: setattr(s, "table_version", 2)) for name, tab in tabs.items()}
+        assert all(d[CHAT_KEY] == [] for d in first.values())  # a first delta: the (empty) chat
+        assert first["Caio"][UI_KEY].my_seat == -1  # a spectator's tab
+        assert not hasattr(first["Ana"][UI_KEY], "chat")  # the lines are not in ui
+
+        text = "<b>$& oi</b> \\ $1"
+        svc.chat(code, bruno, text)
+        said = {name: _delta(tab, lambda s: setattr(s, "table_version", 3)) for name, tab in tabs.items()}
+        for name, delta in said.items():
+            lines = delta[CHAT_KEY]
+            assert [(c.name, c.text) for c in lines] == [("Bruno", text)], name
+            assert lines[0].at.endswith("Z")
+        assert said["Ana"][CHAT_KEY] is said["Caio"][CHAT_KEY]  # one list for the table's tabs
+        reads = counting.reads
+        for name, tab in tabs.items():  # the tab's other events: the chat is not sent again
+            delta = _delta(tab, lambda s: setattr(s, "dragging", "7h"))
+            assert CHAT_KEY not in delta and UI_KEY not in delta, name
+        assert counting.reads == reads  # nor read again
+
+        turn = first["Ana"][UI_KEY].turn_name
+        mover = ana if turn == "Ana" else bruno
+        svc.act(code, mover, Draw(), expected_version=said["Ana"][UI_KEY].version)
+        moved = {name: _delta(tab, lambda s: setattr(s, "table_version", 4)) for name, tab in tabs.items()}
+        for name, delta in moved.items():
+            assert UI_KEY in delta and CHAT_KEY not in delta, name  # the move, without the chat
+            assert "oi" not in json.dumps(delta[UI_KEY], default=lambda v: vars(v)), name
+
+        svc.chat(code, ana, "boa")
+        again = _delta(tabs["Caio"], lambda s: setattr(s, "table_version", 5))
+        assert [c.text for c in again[CHAT_KEY]] == [text, "boa"]  # the whole list, oldest first
+    finally:
+        CACHE.clear()
+
+
+def test_a_failed_read_keeps_the_chat(table):
+    """A snapshot read that fails keeps the chat lines (as ``ui`` keeps the last view): the
+    delta carries no change of them, and the read that works again brings the new line."""
+    svc, counting, code, bruno, tab = table
+    svc.chat(code, bruno, "oi")
+    first = _delta(tab, lambda s: setattr(s, "table_version", 2))
+    assert [c.text for c in first[CHAT_KEY]] == ["oi"]
+    counting.fail = RuntimeError("database is locked")
+    svc.chat(code, bruno, "de novo")
+    failed = _delta(tab, lambda s: setattr(s, "table_version", 3))
+    assert CHAT_KEY not in failed  # not blanked: the lines the tab has stay
+    counting.fail = None
+    reread = _delta(tab)  # the scheduled re-read (LiveFeed.refresh)
+    assert [c.text for c in reread[CHAT_KEY]] == ["oi", "de novo"]

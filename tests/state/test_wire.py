@@ -17,8 +17,8 @@ from reflex_base.utils.serializers import get_serializer
 from pifecacheta.service import Identity, TableService
 from pifecacheta.state import wire
 from pifecacheta.state.history_ui import HistoryUi, RoundUi, history_for
-from pifecacheta.state.ui_values import TableUi
-from pifecacheta.state.view_model import table_ui
+from pifecacheta.state.ui_values import ChatUi, TableUi
+from pifecacheta.state.view_model import chat_ui, table_ui
 
 
 def reflex_text(value: Any) -> str:
@@ -35,6 +35,7 @@ def test_reflex_uses_the_views_serializers() -> None:
     assert get_serializer(TableUi) is wire.serialize_table_ui
     assert get_serializer(HistoryUi) is wire.serialize_history_ui
     assert get_serializer(RoundUi) is wire.serialize_round_ui
+    assert get_serializer(ChatUi) is wire.serialize_chat_ui
 
 
 PLAIN = (str, int, bool)
@@ -45,7 +46,7 @@ def _field_types(cls: type) -> list[tuple[str, Any]]:
     return [(f"{cls.__name__}.{f.name}", hints[f.name]) for f in dataclasses.fields(cls)]
 
 
-@pytest.mark.parametrize("top", [TableUi, HistoryUi, RoundUi])
+@pytest.mark.parametrize("top", [TableUi, HistoryUi, RoundUi, ChatUi])
 def test_the_views_hold_only_types_both_write_alike(top: type) -> None:
     seen: set[type] = set()
     todo = [top]
@@ -76,11 +77,14 @@ def test_every_view_of_a_match_is_written_as_reflex_writes_it(db_engine, clock) 
                 expected = reflex_text(value)
                 assert json_dumps(value) == expected
                 seen.add(type(value).__name__)
+            lines = chat_ui(snap)  # TableState.chat_lines (the hostile line among them)
+            assert json_dumps(lines) == reflex_text(lines)
+            seen.update("ChatUi" for _ in lines)
             hist = await history_for(svc, snap)
             for r in hist.rounds:
                 assert json_dumps(r) == reflex_text(r)
                 seen.add("RoundUi")
 
     play_hostile_match(db_engine, clock, texts_now)
-    assert seen == {"TableUi", "HistoryUi", "RoundUi"}, seen  # a round ended with a go-out
+    assert seen == {"TableUi", "HistoryUi", "RoundUi", "ChatUi"}, seen  # a round ended with a go-out
     assert views > 100

@@ -1,4 +1,9 @@
-"""The table chat: seated players write, spectators read (seed 000 line 74)."""
+"""The table chat: seated players write, spectators read (seed 000 line 74).
+
+The lines are ``TableState.chat_lines`` (``state/table_view.py``), a var of their own that
+Reflex sends only when a line was added, not ``TableState.ui`` (which every move sends again),
+drawn by :func:`chat_lines_box`, a React ``memo`` component: the table's other changes (a move)
+render the page around it again but none of its lines."""
 
 from __future__ import annotations
 
@@ -32,6 +37,15 @@ def chat_line(line: ObjectVar[ChatUi]) -> rx.Component:
         gap="0.4em",
         align="baseline",
     )
+
+
+@rx.memo
+def chat_lines_box(lines: rx.Var[list[ChatUi]]) -> rx.Component:
+    """The chat's lines (``TableState.chat_lines``), oldest first. A React ``memo`` component
+    (``rx.memo``): rendered again only when ``lines`` is another array, i.e. when the delta
+    brought new lines (the page keeps an unchanged value's identity); every change of
+    ``TableState`` (each move) would otherwise render each line and its ``rx.moment`` again."""
+    return rx.box(rx.foreach(lines, chat_line), width="100%")  # type: ignore[no-any-return]
 
 
 def _chat_form() -> rx.Component:
@@ -88,7 +102,7 @@ def chat() -> rx.Component:
         # stays there (the browser's scroll anchoring). No script reads the box's layout on
         # the table's every change, as a scroll-following effect would.
         rx.box(
-            rx.box(rx.foreach(UI.chat, chat_line), width="100%"),
+            chat_lines_box(lines=TableState.chat_lines),
             style={
                 "max_height": "8em",
                 "overflow_y": "auto",
