@@ -69,11 +69,13 @@ def test_a_move_brings_no_chat_line(app_harness, new_page) -> None:
     assert lines[-1] == [{"name": "Bruno", "text": LINE, "at": lines[-1][0]["at"]}]
 
     after_line = len(rec.frames)
+    lines_before = a.locator("#history-side .hist-line").count()
     seat, action = log[0]
     act(svc, code, who[seat], action)
+    # the page shows the move: every frame of its delta has come (one delta per change)
+    expect(a.locator("#history-side .hist-line")).to_have_count(lines_before + 1)
     uis = _wait_for(a, rec, after_line, "ui")  # the move's new view came ...
     assert all("chat" not in ui for ui in uis)  # ... without the chat lines in it
-    a.wait_for_timeout(500)  # and whatever else the move brings
     later = _deltas(rec.frames[after_line:])
     assert not [v for d in later for v in _vars(d, "chat_lines")]
     assert not any(LINE in text for d in later for text, _ in walk_strings(d))
@@ -133,16 +135,13 @@ def test_a_move_renders_no_chat_line_again(app_harness, new_page) -> None:
     a, _b, code, who = two_players(new_page, app_harness, "cacheta7", seed, watch=watch)
     svc.chat(code, who[1], "primeira")
     expect(a.locator("#chat-log .chat-line")).to_have_text(["Bruno: primeira"])
-    a.wait_for_timeout(300)
+    a.wait_for_function("() => window.__pfcChatRenders >= 1")  # the hook sees the lines' component
     commits, renders = _renders(a)
-    assert renders >= 1, (commits, renders)  # the hook sees the lines' component
 
-    rec = recs[0]
-    after_line = len(rec.frames)
+    lines_before = a.locator("#history-side .hist-line").count()
     seat, action = log[0]
     act(svc, code, who[seat], action)
-    _wait_for(a, rec, after_line, "ui")
-    a.wait_for_timeout(500)
+    expect(a.locator("#history-side .hist-line")).to_have_count(lines_before + 1)  # the move, shown
     moved_commits, moved_renders = _renders(a)
     assert moved_commits > commits  # the page rendered the move ...
     assert moved_renders == renders  # ... and none of the chat's lines
