@@ -54,17 +54,22 @@ class Setup:
         """The name of the backend nginx sends table ``code``'s requests to now (a ``/ping``
         with its cookie; the access log's last upstream, after any failover)."""
         url, cookie = f"http://127.0.0.1:{self.port}/ping", {"Cookie": f"pc_table={code}"}
+        before = len(self._rows(code))
         with urllib.request.urlopen(urllib.request.Request(url, headers=cookie), timeout=10) as r:
             assert r.status == 200
         deadline = time.monotonic() + 5
         while True:
-            lines = (self.run / "access.log").read_text().splitlines()
-            rows = [ln.split("|") for ln in lines if ln.endswith(f"|{code}")]
-            if rows:
+            rows = self._rows(code)
+            if len(rows) > before:  # this request's line (an older one would name the old route)
                 upstream = rows[-1][1].split(",")[-1].strip()
                 return next(n for n, a in self.address.items() if a == upstream)
             assert time.monotonic() < deadline, f"no access-log line for {code}"
             time.sleep(0.05)
+
+    def _rows(self, code: str) -> list[list[str]]:
+        """The access log's lines of requests with table ``code``'s cookie, split at ``|``."""
+        lines = (self.run / "access.log").read_text().splitlines()
+        return [ln.split("|") for ln in lines if ln.endswith(f"|{code}")]
 
 
 @pytest.fixture
