@@ -102,6 +102,45 @@ def summary(name: str, values: list[float], unit: str = "ms") -> str:
     )
 
 
+def _node_name(cdp: Any, backend_id: int) -> str:
+    """``tag#id.first-class`` of the DOM node behind a compositor layer, or why it has none."""
+    try:
+        node = cdp.send("DOM.describeNode", {"backendNodeId": backend_id})["node"]
+    except Exception as exc:  # noqa: BLE001 - a node gone since the tree was reported
+        return f"(no node: {str(exc)[:40]})"
+    attrs = node.get("attributes") or []
+    named = dict(zip(attrs[::2], attrs[1::2], strict=True))
+    name = str(node.get("nodeName", "")).lower()
+    if named.get("id"):
+        name += "#" + named["id"]
+    if named.get("class"):
+        name += "." + named["class"].split()[0]
+    return name
+
+
+def layer_lines(page: Any) -> list[str]:
+    """``page``'s compositor layers, one line each: size in CSS px, whether it draws content,
+    the node it belongs to and Chromium's reasons for making it a layer (CDP ``LayerTree``)."""
+    cdp = page.context.new_cdp_session(page)
+    trees: list[list[dict[str, Any]]] = []
+    cdp.on("LayerTree.layerTreeDidChange", lambda ev: trees.append(ev.get("layers") or []))
+    cdp.send("DOM.getDocument", {"depth": -1})
+    cdp.send("LayerTree.enable")
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.wait_for_timeout(300)  # the tree is reported after the next commit
+    layers = trees[-1] if trees else []
+    lines = [f"compositor layers of one spectator's screen: {len(layers)}"]
+    for layer in layers:
+        why = cdp.send("LayerTree.compositingReasons", {"layerId": layer["layerId"]})
+        node = _node_name(cdp, layer["backendNodeId"]) if layer.get("backendNodeId") else ""
+        lines.append(
+            f"  {layer['width']:>5.0f}x{layer['height']:<5.0f} draws={layer.get('drawsContent')!s:5} "
+            f"{node:30s} {', '.join(why.get('compositingReasons', []))}"
+        )
+    cdp.send("LayerTree.disable")
+    return lines
+
+
 def start_harness(dev: bool, seed: int) -> Any:
     """The app on a fresh SQLite database with a fixed deal; returns the entered harness."""
     from reflex.testing import AppHarness, AppHarnessProd
@@ -178,6 +217,11 @@ def main() -> int:  # noqa: PLR0915 - one linear script
         "--count-dom",
         action="store_true",
         help="per move on the other screens: DOM mutations, React renders, style/layout counts, layers",
+    )
+    ap.add_argument(
+        "--layers",
+        action="store_true",
+        help="after the moves: a spectator's compositor layers (size, why each is one), by CDP LayerTree",
     )
     ap.add_argument("--reduced-motion", action="store_true", help="the browsers ask for reduced motion")
     ap.add_argument(
@@ -401,6 +445,9 @@ def main() -> int:  # noqa: PLR0915 - one linear script
                 for p, n in zip(screens, frames_at_start, strict=True)
             )
             print(f"TableUi messages per screen per move: {frames / len(screens) / len(per_move):.2f}")
+        if args.layers:
+            for line in layer_lines(screens[-1]):
+                print(line)
         for line in report(counted):
             print(line)
         if meters:

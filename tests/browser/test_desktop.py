@@ -167,6 +167,7 @@ def test_four_seats_around_the_felt_at_desktop_width(app_harness, new_page):
     # the others' hands as fans of backs, as many as they hold; none for the viewer's own
     for seat in (1, 2, 3):
         expect(a.locator(f'.seat[data-seat="{seat}"] .fan-back')).to_have_count(view.hand_counts[seat])
+        expect(a.locator(f'.seat[data-seat="{seat}"] .fan')).to_be_visible()
     expect(a.locator('.seat[data-seat="0"] .fan')).to_have_count(0)
     expect(a.locator('.seat[data-seat="0"]')).to_contain_text("Ana")
     _check_around_the_felt(a)
