@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from _flows import create_table, join_table, start_two
+from _flows import browser_identity, create_table, join_table, start_two
 from _frames import ALL_FACES, Recorder, scan_frames
 from _replay import hand
 from playwright.sync_api import expect
@@ -214,7 +214,6 @@ def test_rules_from_the_waiting_room_and_the_pause_menu(app_harness, new_page, s
 def test_a_double_click_on_criar_mesa_creates_one_table(app_harness, new_page):
     """Two presses of CRIAR MESA before the page leaves the lobby create ONE table: the second
     opens the table the first created (MINHAS MESAS would list a table nobody meant)."""
-    from _flows import browser_identity
     from pifecacheta.service import get_service
 
     a = new_page()
