@@ -82,7 +82,8 @@ def flight(source: str) -> rx.Component:
 
 
 def _stock() -> rx.Component:
-    """The stock, face down: a tap, Enter or Space draws (COMPRAR)."""
+    """The stock, face down: a tap, Enter or Space draws (COMPRAR); for a spectator a picture
+    with the count, out of the keyboard's way."""
     return rx.vstack(  # type: ignore[no-any-return]
         KeyDiv.create(
             card_back(size="lg"),
@@ -91,8 +92,10 @@ def _stock() -> rx.Component:
                 {("Enter", " "): [TableState.draw(UI.version), want_focus(DRAWN_CARD)]},  # type: ignore[operator]
                 shortcut_letters(),
             ),
-            tab_index=0,
-            role="button",
+            # a control for the players; for a spectator a picture with its count (a click only
+            # says "not seated")
+            tab_index=rx.cond(UI.is_player, 0, -1),
+            role=rx.cond(UI.is_player, "button", "img"),
             aria_label=T["table.stock"] + " " + UI.stock_size.to_string(),
             custom_attrs={"data-testid": "stock"},
             # rounded as the card, so that the focus ring follows its shape
@@ -108,7 +111,8 @@ def _stock() -> rx.Component:
 
 def _pile() -> rx.Component:
     """The discard pile with its top card: a tap (Enter, Space) takes it, or discards the
-    selected card; a card of the hand dropped on it is discarded."""
+    selected card; a card of the hand dropped on it is discarded. For a spectator a picture
+    of the top card, as the stock."""
     tap = [
         TableState.pile_click(UI.version, UI.phase, SELECTED.value),  # type: ignore[operator]
         SELECTED.set_value(""),
@@ -131,17 +135,17 @@ def _pile() -> rx.Component:
             # the card goes with the event, THEN the selection is cleared (the chain runs in order)
             on_click=tap,
             on_key_down=on_keys({("Enter", " "): tap}, shortcut_letters()),
-            tab_index=0,
+            tab_index=rx.cond(UI.is_player, 0, -1),
             on_drag_over=rx.prevent_default,
             on_drop=[
                 TableState.drop_on_pile(UI.version).prevent_default,  # type: ignore[operator]
                 SELECTED.set_value(""),
             ],
-            role="button",
+            role=rx.cond(UI.is_player, "button", "img"),  # as the stock's
             aria_label=pile_name(),  # "Lixo, 7 de copas, de Carmen"
             custom_attrs={"data-testid": "discard"},
             style={
-                "cursor": "pointer",
+                "cursor": rx.cond(UI.is_player, "pointer", "default"),
                 "padding": "0.3em",
                 "border_radius": "0.6em",
                 "outline": rx.cond((SELECTED.value != "") & UI.can_discard, "3px dashed #ffd27f", "none"),
