@@ -3,7 +3,8 @@
 - defect 3: a double click on COMPRAR draws one card and says nothing (no "A mesa mudou…");
   the same for COMEÇAR (no "A partida já começou.", session 27);
 - defect 4: after the lixo's card is taken, its twin from the other deck is marked too and
-  discarding the twin is refused with a message that names it;
+  discarding the twin is refused with a message that names it; Escape in the hand dismisses
+  that refusal (session 27);
 - defect 8: a forged discard without its version (the websocket frame rewritten on its way
   out of the page) gets "Pedido inválido: nada mudou." and one log line, no traceback and no
   exception text in the page; the table does not change.
@@ -96,6 +97,11 @@ def test_the_taken_cards_twin_is_marked_and_its_discard_refused_by_name(app_harn
     expect(a.locator("#message")).to_have_text(
         "A carta que veio do lixo não pode ser descartada nesta vez, nem a igual do outro baralho."
     )
+    expect(hand(a)).to_have_count(10)
+    # Escape with the focus in the hand dismisses the refusal (it covers the turn's buttons)
+    a.locator(f'#hand [tabindex="0"]:has([id="card-{twin}"])').focus()
+    a.keyboard.press("Escape")
+    expect(a.locator("#message")).to_have_count(0)
     expect(hand(a)).to_have_count(10)
 
 

@@ -13,7 +13,7 @@ from pifecacheta.components.keys import on_keys
 from pifecacheta.components.reflex_private import DnDDiv, KeyDiv
 from pifecacheta.components.table.last_round import last_round_card
 from pifecacheta.components.table.shared import NAME_STYLE, SELECTED, UI, T, fill
-from pifecacheta.components.table.shortcuts import shortcut_letters
+from pifecacheta.components.table.shortcuts import dismiss_refusal, shortcut_letters
 from pifecacheta.components.table.spoken import pile_name
 from pifecacheta.state.table import TableState
 
@@ -89,7 +89,10 @@ def _stock() -> rx.Component:
             card_back(size="lg"),
             on_click=[TableState.draw(UI.version), want_focus(DRAWN_CARD)],  # type: ignore[operator]
             on_key_down=on_keys(
-                {("Enter", " "): [TableState.draw(UI.version), want_focus(DRAWN_CARD)]},  # type: ignore[operator]
+                {
+                    ("Enter", " "): [TableState.draw(UI.version), want_focus(DRAWN_CARD)],  # type: ignore[operator]
+                    "Escape": dismiss_refusal(),
+                },
                 shortcut_letters(),
             ),
             # a control for the players; for a spectator a picture with its count (a click only
@@ -134,7 +137,7 @@ def _pile() -> rx.Component:
             ),
             # the card goes with the event, THEN the selection is cleared (the chain runs in order)
             on_click=tap,
-            on_key_down=on_keys({("Enter", " "): tap}, shortcut_letters()),
+            on_key_down=on_keys({("Enter", " "): tap, "Escape": dismiss_refusal()}, shortcut_letters()),
             tab_index=rx.cond(UI.is_player, 0, -1),
             on_drag_over=rx.prevent_default,
             on_drop=[

@@ -16,7 +16,7 @@ from pifecacheta.components.keys import focus_element, on_keys
 from pifecacheta.components.reflex_private import DnDDiv, client_state_var
 from pifecacheta.components.table.hand_groups import groups_button, hand_group
 from pifecacheta.components.table.shared import DISMISSED, SELECTED, UI, T
-from pifecacheta.components.table.shortcuts import shortcut_letters
+from pifecacheta.components.table.shortcuts import dismiss_refusal, shortcut_letters
 from pifecacheta.components.table.touch_ghost import drop_ghost, follow_finger, touch_ghost, touch_move_spec
 from pifecacheta.state.hand_groups import HandGroupsState
 from pifecacheta.state.hand_order import HandOrderState
@@ -124,7 +124,8 @@ def slot_id(i: NumberVar[Any] | int) -> rx.Var[str]:
 
 def _card_keys(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int]) -> object:
     """The keys of a hand card: Enter and Space select it (or unselect it), Enter on the
-    selected card discards it (as a double tap); the arrows, Home and End move the focus."""
+    selected card discards it (as a double tap); the arrows, Home and End move the focus;
+    Escape dismisses the refusal on screen and unselects the card."""
     selected = SELECTED.value == card.id
     toggle = [
         SELECTED.set_value(rx.cond(selected, "", card.id)),
@@ -145,6 +146,7 @@ def _card_keys(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int]
             ("ArrowLeft", "ArrowUp"): [focus_element(slot_id(rx.cond(i > 0, i - 1, 0)))],
             "Home": [focus_element(slot_id(0))],
             "End": [focus_element(slot_id(last))],
+            "Escape": [*dismiss_refusal(), SELECTED.set_value("")],  # and no card selected
         },
         shortcut_letters(),  # C / L / B (pt), R / P / C (es): COMPRAR, PEGAR DO LIXO, BATER
         # Alt+arrows move the card itself one place, and the focus goes with it
