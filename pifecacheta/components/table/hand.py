@@ -209,7 +209,8 @@ def hand_card(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int])
         ],
         on_key_down=_card_keys(card, i, count),
         on_touch_end=_touch_drop(card),
-        on_touch_move=follow_finger(card, selected),  # the lifted card's copy under the finger
+        # the dragged card's copy under the finger: a lifted card, or any in the discard phase
+        on_touch_move=follow_finger(card, selected | UI.can_discard),
         on_touch_cancel=drop_ghost(),
         on_focus=HAND_FOCUS.set_value(i),
         id=slot_id(i),
@@ -219,7 +220,8 @@ def hand_card(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int])
         tab_index=rx.cond(i == rx.cond(focused < count, focused, count - 1), 0, -1),
         # styled by class (assets/room.css, "a card of the hand"): the hand renders again at
         # each move, and a style prop costs an Emotion component per card; the lifted card
-        # (aria-pressed) follows no scroll: a finger moving it is a drag (_touch_drop)
+        # (aria-pressed), and every card in the discard phase, follows no scroll: a finger
+        # moving it is a drag (_touch_drop)
         class_name="hand-card",
     )
 
@@ -329,6 +331,8 @@ def hand() -> rx.Component:
             id="hand",
             role="toolbar",  # one Tab stop, the arrows move between the cards
             aria_label=T["hand.title"],
+            # in the discard phase a finger on any card drags it (assets/room.css: no scroll)
+            custom_attrs={"data-drag": rx.cond(UI.can_discard, "true", "false")},
             # rows further apart than the lift of a selected card (0.7em): a lifted card of the
             # second row does not cover the card above it
             style={"padding_top": "0.8em", "column_gap": "0.35em", "row_gap": "0.9em"},
