@@ -1,8 +1,8 @@
 """The table chat: seated players write, everyone at the table reads (seed 000 line 74).
 
-Lines are plain text (control characters removed, stripped; the UI escapes them), 1 to 200
-characters, at most 5 per seat in any 10 seconds. A chat line does not change the table
-version; its listeners are still notified.
+Lines are plain text (control and invisible format characters removed, stripped: ``clean_chat``;
+the UI escapes them), 1 to 200 characters with something visible, at most 5 per seat in any 10
+seconds. A chat line does not change the table version; its listeners are still notified.
 """
 
 from __future__ import annotations
@@ -25,15 +25,41 @@ CHAT_RATE_COUNT = 5  # at most 5 lines ...
 CHAT_RATE_WINDOW = timedelta(seconds=10)  # ... per seat in any 10 seconds
 
 
-def clean_chat(text: str) -> str:
-    """``text`` without control characters (newlines and tabs kept) and without lone
-    surrogates (a browser's JSON can carry one; no database can store it), stripped.
+# format characters kept in a chat line: the zero-width joiner and non-joiner that emoji
+# sequences (👨‍👩‍👧) and some scripts need; the others (bidirectional overrides that turn the
+# rest of a line around, zero-width spaces, the BOM) are removed
+_KEPT_FORMAT = frozenset("\u200c\u200d")
+MARKS_MAX = 4  # combining marks kept on one letter: more are stacked to draw over other lines
 
-    >>> clean_chat("  oi\\x07 "), clean_chat("a\\ud800b")
-    ('oi', 'ab')
+
+def clean_chat(text: str) -> str:
+    """``text`` as a chat line shows it, stripped: without control characters (newlines and
+    tabs kept), lone surrogates (a browser's JSON can carry one; no database can store it),
+    format characters other than the zero-width (non-)joiner, nor more than ``MARKS_MAX``
+    combining marks on one letter. A text with nothing visible left gives ``""``.
+
+    >>> clean_chat("  oi\\x07 "), clean_chat("a\\ud800b"), clean_chat("\\u202eolleh")
+    ('oi', 'ab', 'olleh')
+    >>> clean_chat("\\u200b\\u200b"), clean_chat("\\u200d \\u0301")
+    ('', '')
+    >>> len(clean_chat("e" + "\\u0301" * 9))
+    5
     """
-    text = "".join(ch for ch in str(text) if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cs"))
-    return text.strip()
+    kept: list[str] = []
+    marks = 0
+    for ch in str(text):
+        cat = unicodedata.category(ch)
+        if ch not in "\n\t" and (cat in ("Cc", "Cs") or (cat == "Cf" and ch not in _KEPT_FORMAT)):
+            continue
+        marks = marks + 1 if cat in ("Mn", "Me") else 0
+        if marks <= MARKS_MAX:
+            kept.append(ch)
+    line = "".join(kept).strip()
+    visible = any(
+        unicodedata.category(ch)[0] not in "CZ" and unicodedata.category(ch) not in ("Mn", "Me")
+        for ch in line
+    )
+    return line if visible else ""
 
 
 class Chat:

@@ -70,6 +70,9 @@ class LobbyState(rx.State):
     message: str = ""
     house: list[str] = []  # the house rules ticked (names of ``service.HOUSE_RULES``)
     hints: bool = False  # Dicas ticked
+    # the table this visit of the lobby created (server only): a second CRIAR MESA of the same
+    # visit (a double click; the page has not left yet) opens it instead of creating another
+    _created: str = ""
 
     @rx.var
     def house_offered(self) -> list[str]:
@@ -84,6 +87,7 @@ class LobbyState(rx.State):
         session = await self.get_state(ViewerState)
         self.name_input = self.name_input or session.name
         self.message = ""
+        self._created = ""
 
     @rx.event
     def set_mode(self, mode: str | list[str]) -> None:
@@ -124,9 +128,12 @@ class LobbyState(rx.State):
         in a worker thread). In a cluster (``REFLEX_REDIS_URL``) the page is loaded anew rather
         than reached in the app: its load gets the table cookie and its new websocket goes to
         the table's backend (``pifecacheta/proxy_conf.py``), where the invited players' tabs go;
-        the lobby's socket would have stayed on whichever backend the lobby had."""
+        the lobby's socket would have stayed on whichever backend the lobby had. A second press
+        in the same visit of the lobby (a double click) opens the table the first one created."""
         from pifecacheta.state.table import error_key
 
+        if self._created:
+            return self._open(self._created)
         if not self.name_input.strip():
             self.message = "err.bad_name"
             return None
@@ -141,6 +148,13 @@ class LobbyState(rx.State):
             self.message = error_key(exc)
             return None
         self.message = ""
+        self._created = code
+        return self._open(code)
+
+    @staticmethod
+    def _open(code: str) -> Any:
+        """The event that opens table ``code``'s page (a page load in a cluster, see
+        :meth:`create`)."""
         if redis_url():  # a cluster: a page load, so the proxy puts the tab on the table's backend
             return rx.call_script(browser_scripts.load_page(f"/mesa/{code}"))
         return rx.redirect(f"/mesa/{code}")

@@ -246,10 +246,15 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
 
     @rx.event
     async def start(self) -> Any:
-        """COMEÇAR: the creator starts the match (>= 2 seated)."""
+        """COMEÇAR: the creator starts the match (>= 2 seated). A press after the match began
+        (the second click of a double click, or another of the creator's tabs) says nothing:
+        the table already shows the match."""
         await self._ensure_open()
         code = self.table_code
-        return await self._call(lambda svc, who: svc.start(code, who))
+        await self._call(lambda svc, who: svc.start(code, who))
+        if self.message == "err.already_started":
+            self.message = ""
+        return None
 
     @rx.event
     async def add_bots(self) -> Any:

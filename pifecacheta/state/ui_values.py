@@ -62,12 +62,13 @@ class SeatUi:
     place: str = "top"  # where the seat sits around the felt on a wide screen: seat_place()
 
 
-# Around the felt, clockwise from the viewer's own seat at the bottom (the next seat to play
-# sits at the viewer's left), by the number of seats at the table.
+# Around the felt from the viewer's own seat at the bottom, in the order of play: the game goes
+# to the right (seed 000 lines 9 and 50), so the next seat to play sits at the viewer's right,
+# counter-clockwise on the screen; by the number of seats at the table.
 PLACES: dict[int, tuple[str, ...]] = {
     2: ("bottom", "top"),
-    3: ("bottom", "left", "right"),
-    4: ("bottom", "left", "top", "right"),
+    3: ("bottom", "right", "left"),
+    4: ("bottom", "right", "top", "left"),
 }
 
 
@@ -77,7 +78,7 @@ def seat_place(seat: int, my_seat: int, seats: int) -> str:
     "top" or "right". A table of more than four seats puts every other seat at the top.
 
     >>> [seat_place(s, 1, 4) for s in range(4)]
-    ['right', 'bottom', 'left', 'top']
+    ['left', 'bottom', 'right', 'top']
     >>> seat_place(1, -1, 2)
     'top'
     """

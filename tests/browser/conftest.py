@@ -84,8 +84,10 @@ def new_page(browser, app_harness):
     contexts = []
     pages: list = []
 
-    def make(*, width: int = 1366, height: int = 900, locale: str = "pt-BR"):
-        ctx = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+    def make(*, width: int = 1366, height: int = 900, locale: str = "pt-BR", touch: bool = False):
+        """``touch``: a touch screen (``has_touch``), for touches sent by the browser's input
+        (CDP ``Input.dispatchTouchEvent``: they scroll the page as a finger would)."""
+        ctx = browser.new_context(viewport={"width": width, "height": height}, locale=locale, has_touch=touch)
         contexts.append(ctx)
         page = ctx.new_page()
         page.set_default_timeout(10_000)

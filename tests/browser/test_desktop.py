@@ -158,8 +158,9 @@ def test_four_seats_around_the_felt_at_desktop_width(app_harness, new_page):
     svc = service_or_skip()
     seed, final, log = find_seed(CACHETA_7, 4, out_of_turn=True, max_actions=60, announce=True)
     a, b, code, who = _four_at_the_table(new_page, app_harness, seed)
-    # clockwise from the viewer at the bottom: the next seat left, then top, then right
-    for page, places in ((a, ("bottom", "left", "top", "right")), (b, ("right", "bottom", "left", "top"))):
+    # in the order of play from the viewer at the bottom: the game goes to the right (seed 000
+    # line 9), so the next seat at the right, then top, then left
+    for page, places in ((a, ("bottom", "right", "top", "left")), (b, ("left", "bottom", "right", "top"))):
         for seat, place in enumerate(places):
             expect(page.locator(f'.seat[data-seat="{seat}"]')).to_have_attribute("data-place", place)
     play_moves(svc, code, who, log[:3])

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from _flows import create_table, join_table, start_two
+from _flows import browser_identity, create_table, join_table, start_two
 from _frames import ALL_FACES, Recorder, scan_frames
 from _replay import hand
 from playwright.sync_api import expect
@@ -209,3 +209,21 @@ def test_rules_from_the_waiting_room_and_the_pause_menu(app_harness, new_page, s
             a.set_viewport_size({"width": w, "height": h})
             a.wait_for_timeout(150)
             shot(a, f"pause_menu_{w}_{lang}")
+
+
+def test_a_double_click_on_criar_mesa_creates_one_table(app_harness, new_page):
+    """Two presses of CRIAR MESA before the page leaves the lobby create ONE table: the second
+    opens the table the first created (MINHAS MESAS would list a table nobody meant)."""
+    from pifecacheta.service import get_service
+
+    a = new_page()
+    a.goto(app_harness.frontend_url)
+    a.locator("#name-input").fill("Ana")
+    a.get_by_role("button", name="CRIAR MESA").dblclick()
+    a.wait_for_url("**/mesa/**")
+    # a later event of the same tab: the tab's events run in order, so once the bots are seen
+    # the second press has been answered
+    a.locator("#add-bots").click()
+    expect(a.locator(".lobby-seat").filter(has_text="Tito")).to_be_visible()
+    mine = get_service().my_tables(browser_identity(a, "Ana"))
+    assert [t.code for t in mine] == [a.url.rstrip("/").rsplit("/", 1)[-1]], mine

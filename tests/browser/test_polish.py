@@ -121,6 +121,26 @@ def test_a_name_with_dollar_patterns_reads_as_typed(app_harness, new_page):
     expect(b.locator("#status-line")).to_contain_text("Sua vez")
 
 
+BRACES = "{card} & {other}"  # the history's own placeholders in a display name
+
+
+def test_a_name_with_placeholders_reads_as_typed_in_the_history(app_harness, new_page):
+    """A history line shows a name as typed even when it holds the line's other placeholders
+    ("{other}", "{card}"): they are filled in one pass, never inside the name."""
+    a = new_page()
+    create_table(a, app_harness.frontend_url, "Ana", "pife")
+    b = new_page(width=PHONE, height=844)
+    join_table(b, a.url, BRACES)
+    expect(a.locator(".lobby-seat").filter(has_text="other")).to_be_visible()
+    a.get_by_role("button", name="COMEÇAR").click()
+    # seat 1 plays first in a two-player Pife
+    expect(b.locator("#status-line")).to_contain_text("Sua vez")
+    b.get_by_role("button", name="COMPRAR").click()
+    line = a.locator("#history-side .hist-line").first
+    expect(line).to_contain_text(f"{BRACES} comprou do monte")
+    expect(a.locator("#history-live")).to_have_text(f"{BRACES} comprou do monte")
+
+
 def test_html_lang_follows_the_viewers_language(app_harness, new_page):
     """``<html lang>`` names the language the page is read in (not Reflex's default "en")."""
     es = new_page(locale="es-AR")

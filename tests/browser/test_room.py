@@ -172,11 +172,12 @@ def test_lobby_and_waiting_room_are_a_card_room(app_harness, new_page):
     for name in ("Carla", "Davi"):
         svc.join(code, svc.identify(None, None, name))
         expect(a.locator(".lobby-seat").filter(has_text=name)).to_be_visible()
-    # each viewer sits at the bottom of its own view, the others clockwise as at the table
+    # each viewer sits at the bottom of its own view, the others in the order of play as at
+    # the table: the next seat at the viewer's right (the game goes to the right, seed 000 line 9)
     for page, bottom in ((a, "Ana"), (b, "Bruno")):
         expect(page.locator('.lobby-seat[data-place="bottom"]')).to_contain_text(bottom)
-    expect(a.locator('.lobby-seat[data-place="left"]')).to_contain_text("Bruno")
-    expect(b.locator('.lobby-seat[data-place="right"]')).to_contain_text("Ana")
+    expect(a.locator('.lobby-seat[data-place="right"]')).to_contain_text("Bruno")
+    expect(b.locator('.lobby-seat[data-place="left"]')).to_contain_text("Ana")
     # COMEÇAR sits in the felt's middle, by keyboard as before
     expect(a.locator(".room-centre #start-button")).to_be_visible()
     _shots(a, "waiting_room", "pt", _check_room)

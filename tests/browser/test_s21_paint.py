@@ -28,7 +28,8 @@ def test_chosen_card_hint_says_enter_discards(app_harness, new_page, shots_all):
     b.keyboard.press("Enter")  # chosen by keyboard
     expect(first).to_have_attribute("aria-pressed", "true")
     expect(b.locator("#status-line")).to_have_text(
-        "Carta elegida: toca el pozo para descartarla (con el teclado, Enter otra vez)."
+        "Carta elegida: haz clic en el pozo para descartarla (con el teclado, Enter otra vez).",
+        use_inner_text=True,
     )
     # the same words in Portuguese, once Ana has a card to discard
     b.keyboard.press("Enter")  # ... and Enter again discards it
@@ -39,7 +40,7 @@ def test_chosen_card_hint_says_enter_discards(app_harness, new_page, shots_all):
     card.focus()
     a.keyboard.press("Enter")
     expect(a.locator("#status-line")).to_have_text(
-        "Carta escolhida: toque no lixo para descartar (no teclado, Enter de novo)."
+        "Carta escolhida: clique no lixo para descartar (no teclado, Enter de novo).", use_inner_text=True
     )
     # the table fits a 1366x900 screen: the page does not scroll
     assert a.evaluate("() => document.documentElement.scrollHeight") <= 900

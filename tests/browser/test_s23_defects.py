@@ -1,8 +1,10 @@
 """Issue 11's defects that had only state tests, checked in a real browser (session 23):
 
 - defect 3: a double click on COMPRAR draws one card and says nothing (no "A mesa mudou…");
+  the same for COMEÇAR (no "A partida já começou.", session 27);
 - defect 4: after the lixo's card is taken, its twin from the other deck is marked too and
-  discarding the twin is refused with a message that names it;
+  discarding the twin is refused with a message that names it; Escape in the hand dismisses
+  that refusal (session 27);
 - defect 8: a forged discard without its version (the websocket frame rewritten on its way
   out of the page) gets "Pedido inválido: nada mudou." and one log line, no traceback and no
   exception text in the page; the table does not change.
@@ -48,6 +50,19 @@ def test_a_double_click_on_comprar_draws_one_card_and_says_nothing(app_harness, 
     expect(a.locator('.seat[data-seat="1"]')).to_contain_text("10")  # one card, as Ana sees it
 
 
+def test_a_double_click_on_comecar_starts_the_match_and_says_nothing(app_harness, new_page):
+    """The second click of COMEÇAR finds the match begun: no "A partida já começou." (found
+    by a newcomer trial, session 27)."""
+    a, b = start_two(new_page, app_harness, "cacheta7", 7)
+    a.get_by_role("button", name="COMEÇAR").dblclick()
+    expect(hand(a)).to_have_count(9)
+    # POR VALOR is queued behind both clicks: once it shows pressed, both are answered
+    a.locator("#sort-rank").click()
+    expect(a.locator("#sort-rank")).to_have_attribute("aria-pressed", "true")
+    expect(a.locator("#message")).to_have_count(0)
+    expect(a.get_by_role("alert")).to_have_count(0)
+
+
 def _twin_seed() -> tuple[int, str]:
     """A seed whose two-seat Cacheta deal lets Bruno, after his draw, discard a card (not a
     wild) whose twin from the other deck is in Ana's hand: ``(seed, that card)``."""
@@ -82,6 +97,11 @@ def test_the_taken_cards_twin_is_marked_and_its_discard_refused_by_name(app_harn
     expect(a.locator("#message")).to_have_text(
         "A carta que veio do lixo não pode ser descartada nesta vez, nem a igual do outro baralho."
     )
+    expect(hand(a)).to_have_count(10)
+    # Escape with the focus in the hand dismisses the refusal (it covers the turn's buttons)
+    a.locator(f'#hand [tabindex="0"]:has([id="card-{twin}"])').focus()
+    a.keyboard.press("Escape")
+    expect(a.locator("#message")).to_have_count(0)
     expect(hand(a)).to_have_count(10)
 
 

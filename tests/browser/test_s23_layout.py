@@ -94,3 +94,25 @@ def test_a_long_badge_stays_inside_its_seat_on_a_phone(app_harness, new_page):
     assert box["x"] + box["width"] <= PHONE[0], box
     assert b.evaluate("() => document.documentElement.scrollWidth") <= PHONE[0]
     expect(b.get_by_role("button", name=BUTTONS["es"]["draw"], exact=True)).to_be_visible()
+
+
+def test_the_dealers_name_is_whole_in_a_row_of_four_seats_on_a_phone(app_harness, new_page):
+    """On a phone four seats share one row; the dealer's D sits on its seat's corner, so a
+    seven-letter name beside it is not cut ("Carm… D", found by a newcomer trial)."""
+    from _flows import create_table
+
+    a = new_page(width=PHONE[0], height=PHONE[1])
+    create_table(a, app_harness.frontend_url, "Carmela", "cacheta7")
+    a.locator("#add-bots").click()
+    expect(a.locator(".lobby-seat").filter(has_text="Luna")).to_be_visible()
+    a.get_by_role("button", name="COMEÇAR").click()
+    expect(hand(a)).to_have_count(9)
+    dealer = a.locator('#seats .seat[data-seat="0"]')  # the creator deals round 1
+    expect(dealer.get_by_label("Dá as cartas", exact=True)).to_be_visible()
+    name = dealer.locator(".seat-name")
+    expect(name).to_have_text("Carmela")
+    assert name.evaluate("(e) => e.scrollWidth <= e.clientWidth"), "the name is cut"
+    chip, seat = dealer.get_by_label("Dá as cartas", exact=True).bounding_box(), dealer.bounding_box()
+    assert chip is not None and seat is not None
+    assert seat["x"] <= chip["x"] + chip["width"] / 2 <= seat["x"] + seat["width"], (chip, seat)
+    assert a.evaluate("() => document.documentElement.scrollWidth") <= PHONE[0]

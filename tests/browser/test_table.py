@@ -120,6 +120,12 @@ def test_spectator_refusal_and_language(app_harness, new_page, shot):
     expect(s.get_by_test_id("stock")).to_be_visible()
     expect(s.locator("#hand")).to_have_count(0)
     expect(s.get_by_role("button", name="COMPRAR")).to_have_count(0)
+    # the stock and the lixo are pictures to a spectator, controls to a player
+    for test_id in ("stock", "discard"):
+        expect(s.get_by_test_id(test_id)).to_have_attribute("role", "img")
+        expect(s.get_by_test_id(test_id)).to_have_attribute("tabindex", "-1")
+        expect(a.get_by_test_id(test_id)).to_have_attribute("role", "button")
+        expect(a.get_by_test_id(test_id)).to_have_attribute("tabindex", "0")
     s.get_by_test_id("stock").click()
     expect(s.get_by_role("alert")).to_be_visible()
     expect(b.locator("#hand [data-card]")).to_have_count(9)

@@ -195,3 +195,22 @@ def test_a_lone_surrogate_in_a_chat_line_is_dropped(svc: TableService, people, p
     with pytest.raises(Refusal) as e:
         svc.chat(pife_table, ana, "\udfff")
     assert e.value.code == "chat_empty"
+
+
+def test_a_chat_line_of_nothing_visible_is_empty_and_overrides_are_dropped(
+    svc: TableService, people, pife_table
+) -> None:
+    """Zero-width spaces alone are an empty line; a right-to-left override does not turn the
+    line around; an emoji family keeps its joiners; a letter keeps at most MARKS_MAX accents
+    (more are drawn over the lines above)."""
+    from pifecacheta.service.chat import MARKS_MAX
+
+    ana = people[0]
+    for invisible in ("\u200b\u200b", "\ufeff", "\u202e \u2066", "\u200d\u0301\u0301"):
+        with pytest.raises(Refusal) as e:
+            svc.chat(pife_table, ana, invisible)
+        assert e.value.code == "chat_empty", repr(invisible)
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    svc.chat(pife_table, ana, f"\u202eolleh {family} e" + "\u0301" * 20)
+    text = svc.snapshot(pife_table, ana).chat[-1].text
+    assert text == f"olleh {family} e" + "\u0301" * MARKS_MAX

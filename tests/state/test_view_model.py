@@ -244,14 +244,16 @@ def test_after_a_resignation_with_tied_lives_the_match_winner_has_the_trophy(svc
     assert i18n.text("pt", "match.resigned").replace("{name}", "Bruno") == "Bruno desistiu."
 
 
-def test_each_viewer_sees_itself_at_the_bottom_and_the_others_clockwise():
+def test_each_viewer_sees_itself_at_the_bottom_and_the_next_to_play_at_its_right():
+    """The game goes to the right (seed 000 lines 9 and 50): seen from the bottom, the next
+    seat sits at the right, the one after it at the top, the last at the left."""
     from pifecacheta.state.ui_values import seat_place
 
     assert [seat_place(s, 0, 2) for s in range(2)] == ["bottom", "top"]
-    assert [seat_place(s, 2, 3) for s in range(3)] == ["left", "right", "bottom"]
-    assert [seat_place(s, 3, 4) for s in range(4)] == ["left", "top", "right", "bottom"]
+    assert [seat_place(s, 2, 3) for s in range(3)] == ["right", "left", "bottom"]
+    assert [seat_place(s, 3, 4) for s in range(4)] == ["right", "top", "left", "bottom"]
     # a spectator sees seat 0 at the bottom
-    assert [seat_place(s, -1, 4) for s in range(4)] == ["bottom", "left", "top", "right"]
+    assert [seat_place(s, -1, 4) for s in range(4)] == ["bottom", "right", "top", "left"]
 
 
 def test_the_seats_of_a_match_carry_their_place_for_each_viewer(svc):

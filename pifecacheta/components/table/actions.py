@@ -39,7 +39,7 @@ def status_line() -> rx.Component:
                 _by_pointer("turn.draw"),
                 rx.cond(
                     UI.can_discard,
-                    rx.cond(SELECTED.value != "", T["turn.selected"], _discard_hint()),
+                    rx.cond(SELECTED.value != "", _by_pointer("turn.selected"), _discard_hint()),
                     fill("turn.other", UI.turn_name),
                 ),
             ),

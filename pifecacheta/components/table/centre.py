@@ -13,7 +13,7 @@ from pifecacheta.components.keys import on_keys
 from pifecacheta.components.reflex_private import DnDDiv, KeyDiv
 from pifecacheta.components.table.last_round import last_round_card
 from pifecacheta.components.table.shared import NAME_STYLE, SELECTED, UI, T, fill
-from pifecacheta.components.table.shortcuts import shortcut_letters
+from pifecacheta.components.table.shortcuts import dismiss_refusal, shortcut_letters
 from pifecacheta.components.table.spoken import pile_name
 from pifecacheta.state.table import TableState
 
@@ -82,17 +82,23 @@ def flight(source: str) -> rx.Component:
 
 
 def _stock() -> rx.Component:
-    """The stock, face down: a tap, Enter or Space draws (COMPRAR)."""
+    """The stock, face down: a tap, Enter or Space draws (COMPRAR); for a spectator a picture
+    with the count, out of the keyboard's way."""
     return rx.vstack(  # type: ignore[no-any-return]
         KeyDiv.create(
             card_back(size="lg"),
             on_click=[TableState.draw(UI.version), want_focus(DRAWN_CARD)],  # type: ignore[operator]
             on_key_down=on_keys(
-                {("Enter", " "): [TableState.draw(UI.version), want_focus(DRAWN_CARD)]},  # type: ignore[operator]
+                {
+                    ("Enter", " "): [TableState.draw(UI.version), want_focus(DRAWN_CARD)],  # type: ignore[operator]
+                    "Escape": dismiss_refusal(),
+                },
                 shortcut_letters(),
             ),
-            tab_index=0,
-            role="button",
+            # a control for the players; for a spectator a picture with its count (a click only
+            # says "not seated")
+            tab_index=rx.cond(UI.is_player, 0, -1),
+            role=rx.cond(UI.is_player, "button", "img"),
             aria_label=T["table.stock"] + " " + UI.stock_size.to_string(),
             custom_attrs={"data-testid": "stock"},
             # rounded as the card, so that the focus ring follows its shape
@@ -108,7 +114,8 @@ def _stock() -> rx.Component:
 
 def _pile() -> rx.Component:
     """The discard pile with its top card: a tap (Enter, Space) takes it, or discards the
-    selected card; a card of the hand dropped on it is discarded."""
+    selected card; a card of the hand dropped on it is discarded. For a spectator a picture
+    of the top card, as the stock."""
     tap = [
         TableState.pile_click(UI.version, UI.phase, SELECTED.value),  # type: ignore[operator]
         SELECTED.set_value(""),
@@ -130,18 +137,18 @@ def _pile() -> rx.Component:
             ),
             # the card goes with the event, THEN the selection is cleared (the chain runs in order)
             on_click=tap,
-            on_key_down=on_keys({("Enter", " "): tap}, shortcut_letters()),
-            tab_index=0,
+            on_key_down=on_keys({("Enter", " "): tap, "Escape": dismiss_refusal()}, shortcut_letters()),
+            tab_index=rx.cond(UI.is_player, 0, -1),
             on_drag_over=rx.prevent_default,
             on_drop=[
                 TableState.drop_on_pile(UI.version).prevent_default,  # type: ignore[operator]
                 SELECTED.set_value(""),
             ],
-            role="button",
+            role=rx.cond(UI.is_player, "button", "img"),  # as the stock's
             aria_label=pile_name(),  # "Lixo, 7 de copas, de Carmen"
             custom_attrs={"data-testid": "discard"},
             style={
-                "cursor": "pointer",
+                "cursor": rx.cond(UI.is_player, "pointer", "default"),
                 "padding": "0.3em",
                 "border_radius": "0.6em",
                 "outline": rx.cond((SELECTED.value != "") & UI.can_discard, "3px dashed #ffd27f", "none"),

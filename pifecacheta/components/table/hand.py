@@ -16,7 +16,7 @@ from pifecacheta.components.keys import focus_element, on_keys
 from pifecacheta.components.reflex_private import DnDDiv, client_state_var
 from pifecacheta.components.table.hand_groups import groups_button, hand_group
 from pifecacheta.components.table.shared import DISMISSED, SELECTED, UI, T
-from pifecacheta.components.table.shortcuts import shortcut_letters
+from pifecacheta.components.table.shortcuts import dismiss_refusal, shortcut_letters
 from pifecacheta.components.table.touch_ghost import drop_ghost, follow_finger, touch_ghost, touch_move_spec
 from pifecacheta.state.hand_groups import HandGroupsState
 from pifecacheta.state.hand_order import HandOrderState
@@ -124,7 +124,8 @@ def slot_id(i: NumberVar[Any] | int) -> rx.Var[str]:
 
 def _card_keys(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int]) -> object:
     """The keys of a hand card: Enter and Space select it (or unselect it), Enter on the
-    selected card discards it (as a double tap); the arrows, Home and End move the focus."""
+    selected card discards it (as a double tap); the arrows, Home and End move the focus;
+    Escape dismisses the refusal on screen and unselects the card."""
     selected = SELECTED.value == card.id
     toggle = [
         SELECTED.set_value(rx.cond(selected, "", card.id)),
@@ -145,6 +146,7 @@ def _card_keys(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int]
             ("ArrowLeft", "ArrowUp"): [focus_element(slot_id(rx.cond(i > 0, i - 1, 0)))],
             "Home": [focus_element(slot_id(0))],
             "End": [focus_element(slot_id(last))],
+            "Escape": [*dismiss_refusal(), SELECTED.set_value("")],  # and no card selected
         },
         shortcut_letters(),  # C / L / B (pt), R / P / C (es): COMPRAR, PEGAR DO LIXO, BATER
         # Alt+arrows move the card itself one place, and the focus goes with it
@@ -207,7 +209,8 @@ def hand_card(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int])
         ],
         on_key_down=_card_keys(card, i, count),
         on_touch_end=_touch_drop(card),
-        on_touch_move=follow_finger(card, selected),  # the lifted card's copy under the finger
+        # the dragged card's copy under the finger: a lifted card, or any in the discard phase
+        on_touch_move=follow_finger(card, selected | UI.can_discard),
         on_touch_cancel=drop_ghost(),
         on_focus=HAND_FOCUS.set_value(i),
         id=slot_id(i),
@@ -217,7 +220,8 @@ def hand_card(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int])
         tab_index=rx.cond(i == rx.cond(focused < count, focused, count - 1), 0, -1),
         # styled by class (assets/room.css, "a card of the hand"): the hand renders again at
         # each move, and a style prop costs an Emotion component per card; the lifted card
-        # (aria-pressed) follows no scroll: a finger moving it is a drag (_touch_drop)
+        # (aria-pressed), and every card in the discard phase, follows no scroll: a finger
+        # moving it is a drag (_touch_drop)
         class_name="hand-card",
     )
 
@@ -327,6 +331,8 @@ def hand() -> rx.Component:
             id="hand",
             role="toolbar",  # one Tab stop, the arrows move between the cards
             aria_label=T["hand.title"],
+            # in the discard phase a finger on any card drags it (assets/room.css: no scroll)
+            custom_attrs={"data-drag": rx.cond(UI.can_discard, "true", "false")},
             # rows further apart than the lift of a selected card (0.7em): a lifted card of the
             # second row does not cover the card above it
             style={"padding_top": "0.8em", "column_gap": "0.35em", "row_gap": "0.9em"},

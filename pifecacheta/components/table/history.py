@@ -22,7 +22,7 @@ from pifecacheta.components.cards import card_label
 from pifecacheta.components.common import SR_ONLY, polite_region
 from pifecacheta.components.table.replay import replay_button
 from pifecacheta.components.table.round_over import result_summary
-from pifecacheta.components.table.shared import UI, T, fill_in
+from pifecacheta.components.table.shared import UI, T, fill_all, fill_in
 from pifecacheta.state.history_ui import HistoryLineUi, RoundUi
 from pifecacheta.state.table import TableState
 from pifecacheta.state.viewer import ViewerState
@@ -53,10 +53,15 @@ def _card_text(card: Any, spoken: bool) -> Any:
 
 def line_text(line: Any, *, spoken: bool = False) -> Any:
     """The sentence of one history line (a string Var), filled in on the client."""
-    text = fill_in(T[line.key], "{name}", line.name)
-    text = fill_in(text, "{other}", line.other)
-    text = fill_in(text, "{card}", rx.cond(line.has_card, _card_text(line.card, spoken), ""))
-    return fill_in(text, "{discard}", rx.cond(line.has_discard, _card_text(line.discard, spoken), ""))
+    return fill_all(
+        T[line.key],
+        (
+            ("{name}", line.name),
+            ("{other}", line.other),
+            ("{card}", rx.cond(line.has_card, _card_text(line.card, spoken), "")),
+            ("{discard}", rx.cond(line.has_discard, _card_text(line.discard, spoken), "")),
+        ),
+    )
 
 
 def _line(line: ObjectVar[HistoryLineUi]) -> rx.Component:

@@ -2,8 +2,9 @@
 ``TableState.message_in_chat``).
 
 A refusal (``TableState.message``, a catalog key) stays until the viewer dismisses it (a tap
-on it, its × button, Escape) or acts again (a tap on a card; any accepted action clears it on
-the server): no timer takes it away before it is read (WCAG 2.2.1).
+on it, its × button, Escape on it or on the hand, the stock or the lixo) or acts again (a tap
+on a card; any accepted action clears it on the server): no timer takes it away before it is
+read (WCAG 2.2.1).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from pifecacheta.components.table.shared import (
     T,
     badge,
     fill,
-    fill_in,
+    fill_all,
     lives_word,
     new_table_link,
 )
@@ -170,7 +170,7 @@ def went_out_text(src: Any) -> Any:
     told = src.result_out_of_turn & (src.result_discarder != "")
     return rx.cond(
         told,
-        fill_in(fill(jump_key(src), src.result_winner), "{from}", src.result_discarder),
+        fill_all(T[jump_key(src)], (("{name}", src.result_winner), ("{from}", src.result_discarder))),
         rx.cond(
             src.result_out_of_turn,
             fill(src.result_banner_key, src.result_winner),

@@ -14,7 +14,8 @@ from pifecacheta.state.ui_values import SeatUi
 
 
 def _name_line(seat: ObjectVar[SeatUi]) -> rx.Component:
-    """The player's name, and the dealer's D."""
+    """The player's name, and the dealer's D (on a phone a chip on the seat's corner,
+    ``assets/table.css``, so that the name has the seat's whole width)."""
     return rx.hstack(  # type: ignore[no-any-return]
         rx.text(
             seat.name,
@@ -25,7 +26,10 @@ def _name_line(seat: ObjectVar[SeatUi]) -> rx.Component:
         ),
         rx.cond(
             seat.dealer,
-            rx.tooltip(badge("D", "gray", aria_label=T["badge.dealer"]), content=T["badge.dealer"]),
+            rx.tooltip(
+                badge("D", "gray", aria_label=T["badge.dealer"], class_name="dealer-chip"),
+                content=T["badge.dealer"],
+            ),
         ),
         spacing="1",
         align="center",

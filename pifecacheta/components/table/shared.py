@@ -3,6 +3,7 @@ card selected in the browser, the common styles and a few small pieces (badge, N
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import reflex as rx
@@ -29,6 +30,19 @@ def fill_in(text: Any, placeholder: str, value: Any) -> Any:
     Split and joined, not ``replaceAll``: JavaScript's string replacement gives ``$&``, ``$'``,
     ``$``` and ``$1`` a meaning, and a player's name may hold them ("R$ $& fim")."""
     return text.split(placeholder).join(value)
+
+
+def fill_all(text: Any, pairs: Sequence[tuple[str, Any]]) -> Any:
+    """``text`` (a string Var) with each placeholder of ``pairs`` (``(placeholder, value)``)
+    replaced by its value in ONE pass, client side: a value is never searched for the
+    placeholders, so a name that holds "{other}" or "{card}" is shown as it is written.
+
+    The first pair splits ``text``; each piece is filled with the other pairs before the pieces
+    are joined with the first value (:func:`fill_in`'s split and join, nested)."""
+    (placeholder, value), rest = pairs[0], pairs[1:]
+    if not rest:
+        return fill_in(text, placeholder, value)
+    return text.split(placeholder).map(lambda piece: fill_all(piece.to(str), rest)).join(value)
 
 
 def fill(key: Any, name: Any) -> Any:

@@ -16,12 +16,19 @@ import reflex as rx
 from reflex_base.vars import Var
 
 from pifecacheta.components.focus import DRAWN_CARD, ROUND_TITLE, card_in_hand, want_focus
-from pifecacheta.components.table.shared import UI, T
+from pifecacheta.components.table.shared import DISMISSED, UI, T
 from pifecacheta.state.table import TableState
 
 
 def _only(condition: Any, *events: Any) -> list[tuple[Any, Any]]:
     return [(condition, event) for event in events]
+
+
+def dismiss_refusal() -> list[Any]:
+    """Escape's events on the controls of the turn (the hand, the stock, the lixo): the refusal
+    on screen goes, in the browser alone, as a tap on a card makes it go
+    (components/table/messages.py). It covers the status line and the turn's buttons."""
+    return [DISMISSED.set_value(TableState.message_serial)]
 
 
 def shortcut_letters() -> list[tuple[Var[str], list[Any]]]:

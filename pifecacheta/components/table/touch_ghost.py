@@ -1,12 +1,12 @@
 """The card that follows the finger in a touch drag of the hand (the touch fallback of a drag,
 ``components/table/hand.py``: a finger moved from the lifted card swaps it or discards it).
 
-While a finger moves the lifted (selected) card, a copy of its face floats under the finger
-(``#touch-ghost``, fixed to the screen, ``assets/room.css``: ``.pfc-ghost``); it goes when
-the finger lifts or the touch is cancelled. All of it lives in the browser (React state:
-:func:`~pifecacheta.components.reflex_private.client_state_var`), nothing is sent to the
-server, and it shows only the viewer's own card. Hidden from screen readers (decoration: the
-drop's result is what they hear)."""
+While a finger moves the lifted (selected) card, or any card in the discard phase, a copy of
+its face floats under the finger (``#touch-ghost``, fixed to the screen, ``assets/room.css``:
+``.pfc-ghost``); it goes when the finger lifts or the touch is cancelled. All of it lives in
+the browser (React state: :func:`~pifecacheta.components.reflex_private.client_state_var`),
+nothing is sent to the server, and it shows only the viewer's own card. Hidden from screen
+readers (decoration: the drop's result is what they hear)."""
 
 from __future__ import annotations
 
@@ -43,9 +43,9 @@ def touch_move_spec(e: ObjectVar[Any]) -> tuple[rx.Var[int], rx.Var[int]]:
 
 
 def follow_finger(card: ObjectVar[CardUi], selected: rx.Var[bool]) -> Any:
-    """The ``on_touch_move`` handler of a hand card: while ``card`` is lifted (``selected``),
-    its copy goes where the finger is; a finger moving an unlifted card scrolls the page, and
-    shows nothing."""
+    """The ``on_touch_move`` handler of a hand card: while ``card`` can be dragged
+    (``selected``: it is lifted, or it is the discard phase), its copy goes where the finger
+    is; a finger moving another card scrolls the page, and shows nothing."""
 
     def handler(x: rx.Var[int], y: rx.Var[int]) -> list[Any]:
         return [

@@ -52,10 +52,10 @@ def _seat_button(seat: ObjectVar[SeatUi]) -> rx.Component:
     )
 
 
-# Where each seat sits around the waiting room's felt on a wide screen (``assets/room.css``),
-# clockwise from the viewer at the bottom as at the table (state/view_model.py: seat_place);
-# a visitor sees seat 1 at the bottom.
-_ROOM_PLACES = rx.Var.create(["bottom", "left", "top", "right"])
+# Where each seat sits around the waiting room's felt on a wide screen (``assets/room.css``):
+# from the viewer at the bottom in the order of play, the next seat at the viewer's right, as
+# at the table (state/ui_values.py: seat_place); a visitor sees seat 1 at the bottom.
+_ROOM_PLACES = rx.Var.create(["bottom", "right", "top", "left"])
 
 
 def room_place(seat: ObjectVar[SeatUi]) -> rx.Var[str]:
