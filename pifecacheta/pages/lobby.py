@@ -5,6 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from pifecacheta.components.common import close_button, page_shell
+from pifecacheta.components.focus import page_title
 from pifecacheta.components.house_rules import lobby_house_rules
 from pifecacheta.components.lobby_name import name_input, name_limit
 from pifecacheta.components.my_tables import FOCUS_RING, my_tables
@@ -163,7 +164,7 @@ def _create_card() -> rx.Component:
                 width="100%",
                 align="baseline",
             ),
-            rx.heading(t["lobby.create_title"], size="6"),
+            rx.heading(t["lobby.create_title"], size="6", **page_title()),
             rx.el.label(t["name.label"], html_for="name-input", style={"font_weight": "bold"}),
             name_input(
                 "name-input",

@@ -51,6 +51,8 @@ def test_closed_tabs_then_my_tables_leads_back_to_the_table(app_harness, new_pag
     row.click()
     b2.wait_for_url(f"**/mesa/{code}")
     expect(hand(b2)).to_have_count(9)
+    # the link is gone with the lobby: the focus is on the table's title, not lost on the body
+    expect(b2.get_by_role("heading", level=1)).to_be_focused()
     b2.get_by_role("button", name="COMPRAR", exact=True).click()
     expect(hand(b2)).to_have_count(10)
     first = hand(b2).first.get_attribute("id")
@@ -164,6 +166,7 @@ def test_rules_page_in_both_languages(app_harness, new_page, shots_all):
     pt.locator("#rules-link").click()
     pt.wait_for_url("**/regras")
     expect(pt.locator("#rules-title")).to_have_text("Regras do Pife e da Cacheta")
+    expect(pt.locator("#rules-title")).to_be_focused()  # the new page's title (WCAG 2.4.3)
     expect(pt.locator("#rules-melds")).to_contain_text("Trincas e sequências")
     for caption, cards in (
         ("Trinca: três setes de naipes diferentes", ["7C", "7H", "7S"]),
@@ -183,6 +186,7 @@ def test_rules_page_in_both_languages(app_harness, new_page, shots_all):
     expect(es.get_by_role("group", name="Trío: tres sietes de palos distintos")).to_be_visible()
     es.locator("#rules-back").click()
     expect(es.get_by_role("button", name="CREAR MESA")).to_be_visible()
+    expect(es.get_by_role("heading", name="Crear una mesa")).to_be_focused()
 
 
 def test_rules_from_the_waiting_room_and_the_pause_menu(app_harness, new_page, shot):
