@@ -104,11 +104,12 @@ def notices_button(button_id: str, *extra: rx.Component, with_text: bool = False
 
     ``button_id``: the trigger's id (``#<button_id>``, its dialog ``#<button_id>-dialog``).
     ``with_text``: the words beside the bell (the lobby); else the bell alone (a phone's table
-    header has no room for a word), named for screen readers and on hover. The name says
-    whether any notice is on ("Avisos da sua vez: ligados" / "desligados")."""
+    header has no room for a word), named for screen readers and on hover. The name starts
+    with the button's own words and says whether any notice is on ("Avisos da vez: ligados" /
+    "desligados"): a voice-control user says what is written (WCAG 2.5.3, label in name)."""
     t = ViewerState.t
     on = NoticeState.sound_on | NoticeState.notify_on
-    name = t["notice.heading"] + ": " + rx.cond(on, t["notice.state_on"], t["notice.state_off"])
+    name = t["notice.button"] + ": " + rx.cond(on, t["notice.state_on"], t["notice.state_off"])
     icon = rx.cond(on, rx.icon("bell-ring", size=16), rx.icon("bell-off", size=16))
     trigger = (
         rx.button(
