@@ -31,17 +31,25 @@ def seat_names() -> rx.Var[str]:
     return TableState.ui.seats.map(lambda s: s.name).join(", ")  # type: ignore[no-any-return]
 
 
+def table_mode() -> rx.Var[str]:
+    """The table's game for the tab's title: "pife" or "cacheta"; "missing" when the page has
+    no such table (the title says so); "" until the viewer is known (the page is loading)."""
+    ui = TableState.ui
+    return rx.cond(ui.found, ui.mode, rx.cond(TableState.me == "", "", "missing"))  # type: ignore[no-any-return]
+
+
 def _signal_box(reason: str, lang: str) -> rx.Component:
     names = seat_names()
+    mode = table_mode()
     box = rx.box(
-        on_mount=NoticeState.signal(reason, TableState.ui.mode, names),  # type: ignore[operator]
+        on_mount=NoticeState.signal(reason, mode, names),  # type: ignore[operator]
         id=f"turn-signal-{reason or 'none'}-{lang}",
         aria_hidden="true",
         style={"display": "none"},
     )
     # a new game or new names (the table loaded, a seat taken) mount the box again: a new
     # title (the key sits on a wrapper: the box's own on_mount lives in its memo component)
-    key = rx.Var.create([TableState.ui.mode, names]).to(list).join("|")
+    key = rx.Var.create([mode, names]).to(list).join("|")
     return rx.fragment(box, key=key)  # type: ignore[no-any-return]
 
 

@@ -43,11 +43,14 @@ def signal_script(reason: str, lang: str, *, mode: str, sound: bool, notify: boo
 
     ``reason``: one of :data:`REASONS`, anything else clears the signal (the title back to
     the table's game and names, "Cacheta · Ana, Bruno", the plain icon). ``mode``: "pife" or
-    "cacheta"; ``names``: the seats' names (:func:`table_names`): both in the title, so that
-    two tables' tabs read apart, e.g. "● Sua vez · Cacheta · Ana, Bruno". ``sound`` /
-    ``notify``: the player's choices.
+    "cacheta", or "missing" for a page with no such table (the not-found title); ``names``:
+    the seats' names (:func:`table_names`): both in the title, so that two tables' tabs read
+    apart, e.g. "● Sua vez · Cacheta · Ana, Bruno". ``sound`` / ``notify``: the player's
+    choices.
     """
     t = i18n.catalog(i18n.normalise_language(lang))
+    if mode == "missing":
+        return turn_signal(on=False, title=t["doc.title.not_found"], icon=ICON)
     game = t["mode.pife"] if mode == "pife" else t["mode.cacheta"]
     who = table_names(names)
     if reason not in REASONS:
@@ -117,6 +120,8 @@ class NoticeState(rx.State):
     async def signal(self, reason: str, mode: str, names: str = "") -> Any:
         """The viewer's reason to act changed (the keyed box mounted): title, icon, chime,
         notice. ``names``: the seats' names, joined by ", " (the tab's title names them)."""
+        if not mode:  # the page is loading: its route's title stays
+            return None
         viewer = await self.get_state(ViewerState)
         reason = str(reason)
         fresh, self._last = reason != self._last, reason
