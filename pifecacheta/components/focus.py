@@ -15,6 +15,9 @@ things keep it on a sensible element, both run in the browser:
 - when the app moves to another page without loading it (CRIAR MESA, a table of MINHAS MESAS,
   REGRAS DO JOGO) and the focus was lost with the old page, it goes to the new page's title
   (:data:`PAGE_TITLE`), where a screen reader starts reading the new page and Tab goes on;
+- when a dialog closes and takes the focus with it (REVER A RODADA, VERIFICAR: opened by an
+  event, not by a Radix trigger, which would give it back itself), the focus goes back to the
+  element that had it before the dialog opened, when it is still there;
 - when FIM DA RODADA (:data:`ROUND_TITLE`) comes on a page that showed a round in play
   (:data:`IN_PLAY`), whoever's move ended it, the focus goes to its title (unless it is in an
   open dialog). The rule above misses
@@ -70,7 +73,10 @@ _KEEPER = (
     " document.addEventListener('keydown', () => { want = null; pointer = false; }, true);"
     " document.addEventListener('pointerdown', () => { want = null; pointer = true; }, true);"
     " const go = (el) => { if (document.activeElement !== el) el.focus({preventScroll: pointer}); };"
-    " document.addEventListener('focusin', (e) => { last = e.target; });"
+    " const inDialog = (el) => !!(el && el.closest && el.closest('[role=dialog],[role=alertdialog]'));"
+    " let opener = null; let lastInDialog = false;"
+    " document.addEventListener('focusin', (e) => { const d = inDialog(e.target);"
+    " if (d && !lastInDialog) opener = last; last = e.target; lastInDialog = d; });"
     " let played = false; let path = location.pathname;"
     " const check = () => {"
     " if (location.pathname !== path) { path = location.pathname; const a = document.activeElement;"
@@ -84,8 +90,9 @@ _KEEPER = (
     " if (want) { if (Date.now() > want.until) { want = null; } else { const el = pick(want.sels);"
     " if (el) { want = null; last = el; go(el); return; } } }"
     " const a = document.activeElement;"
-    " if ((!a || a === document.body) && last && !usable(last)) { last = null;"
-    " const el = pick(fallback); if (el) go(el); } };"
+    " if ((!a || a === document.body) && last && !usable(last)) {"
+    " const back = lastInDialog && usable(opener) ? opener : null; last = null; lastInDialog = false;"
+    " const el = back || pick(fallback); if (el) go(el); } };"
     " let queued = false;"
     " new MutationObserver(() => { if (queued) return; queued = true;"
     " requestAnimationFrame(() => { queued = false; check(); }); })"
