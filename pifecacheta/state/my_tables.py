@@ -45,6 +45,7 @@ class RowUi(TypedDict):
     status: str  # "Vez de Ana", "Esperando a sua jogada", "Esperando começar", "Terminada: venceu Ana", ...
     when: str  # "há 5 minutos"
     my_turn: bool
+    absence: bool  # ENCERRAR POR AUSÊNCIA is open to this player (the AUSÊNCIA badge)
     old: bool
     label: str  # the link's accessible name: everything above in one sentence
 
@@ -90,6 +91,8 @@ def _status(row: Any, lang: str) -> str:
         return t["mine.round_over"]
     if row.my_turn:  # the SUA VEZ badge says whose turn; the line says what is awaited
         return t["mine.your_move"]
+    if row.absence:  # seed 000 line 72: 48 hours without a move
+        return t["mine.absent"].replace("{name}", row.turn_name)
     return t["turn.other"].replace("{name}", row.turn_name)
 
 
@@ -114,6 +117,7 @@ def rows_for(rows: list[Any], now: datetime, lang: str) -> list[RowUi]:
                 status=status,
                 when=when,
                 my_turn=bool(r.my_turn),
+                absence=bool(r.absence),
                 old=bool(r.old),
                 label=f"{game}: {spoken}. {status}. {t['mine.last_move']} {when}.",
             )
