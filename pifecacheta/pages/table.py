@@ -27,6 +27,7 @@ from pifecacheta.components.table.replay import replay_dialog
 from pifecacheta.components.table.round_over import round_over_panel
 from pifecacheta.components.table.seats import seats
 from pifecacheta.components.table.shared import UI, T, fill, new_table_link
+from pifecacheta.components.table.verify import verify_dialog
 from pifecacheta.components.table.waiting_room import expired_room, waiting_room
 from pifecacheta.state.table import TableState
 
@@ -149,6 +150,7 @@ def table_page() -> rx.Component:
             id="pc-answered", hidden=True, data_version=UI.version, data_serial=TableState.message_serial
         ),
         replay_dialog(),  # REVER A RODADA, opened from FIM DA RODADA and the past rounds
+        verify_dialog(),  # VERIFICAR, the same
         rx.cond(
             UI.found,
             rx.match(
