@@ -53,6 +53,20 @@ def _signal_box(reason: str, lang: str) -> rx.Component:
     return rx.fragment(box, key=key)  # type: ignore[no-any-return]
 
 
+def lobby_signal(count: rx.Var[int]) -> rx.Component:
+    """The home tab's title and icon for ``count`` tables where the player may act (MINHAS
+    MESAS' SUA VEZ and AUSÊNCIA rows): an invisible box that mounts again when the count or
+    the language changes and asks :meth:`NoticeState.lobby_signal` for the snippet."""
+    box = rx.box(
+        on_mount=NoticeState.lobby_signal(count),  # type: ignore[operator]
+        id="lobby-signal",
+        aria_hidden="true",
+        style={"display": "none"},
+    )
+    key = rx.Var.create([count.to_string(), ViewerState.language]).to(list).join("|")
+    return rx.fragment(box, key=key)  # type: ignore[no-any-return]
+
+
 def turn_signal() -> rx.Component:
     """One invisible box per reason to act (:func:`turn_reason`) and language: when either
     changes, its box mounts and its ``on_mount`` asks :meth:`NoticeState.signal` for the title, the

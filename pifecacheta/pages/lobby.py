@@ -9,6 +9,7 @@ from pifecacheta.components.focus import page_title
 from pifecacheta.components.house_rules import lobby_house_rules
 from pifecacheta.components.lobby_name import name_input, name_limit
 from pifecacheta.components.my_tables import FOCUS_RING, my_tables
+from pifecacheta.components.notices import lobby_signal
 from pifecacheta.components.table.shared import fill_in
 from pifecacheta.state.access import AccessState
 from pifecacheta.state.lobby import LobbyState
@@ -64,6 +65,7 @@ def lobby_page() -> rx.Component:
     has_rows = (mine.recent.length() > 0) | (mine.old.length() > 0)
     return page_shell(
         entered_line(),
+        lobby_signal(mine.act),  # "● Sua vez (2)" in the tab's title (state/notices.py)
         rx.flex(
             rx.cond(has_rows, _side(order="0")),
             _create_card(),

@@ -56,6 +56,7 @@ class MineUi(TypedDict):
 
     recent: list[RowUi]
     old: list[RowUi]
+    act: int  # rows where the player may act now (SUA VEZ, AUSÊNCIA): the home tab's title counts them
 
 
 def relative_time(at: datetime, now: datetime, lang: str) -> str:
@@ -166,7 +167,7 @@ class MyTablesState(rx.State):
         table = await self.get_state(TableState)
         _heard = (table.table_version, self.refreshed)  # the dependencies that re-read the list
         if not table.table_code.startswith("player:"):  # a table tab: not even the viewer is read
-            return MineUi(recent=[], old=[])
+            return MineUi(recent=[], old=[], act=0)
         viewer = await self.get_state(ViewerState)
         from pifecacheta.service import Identity
 
@@ -179,7 +180,11 @@ class MyTablesState(rx.State):
         rows = rows_for(
             await asyncio.to_thread(svc.my_tables, who, remembered(self.watched)), svc.now(), viewer.lang
         )
-        return MineUi(recent=[r for r in rows if not r["old"]], old=[r for r in rows if r["old"]])
+        return MineUi(
+            recent=[r for r in rows if not r["old"]],
+            old=[r for r in rows if r["old"]],
+            act=sum(1 for r in rows if r["my_turn"] or r["absence"]),
+        )
 
     @rx.event
     async def load(self) -> None:

@@ -37,6 +37,7 @@ def test_closed_tabs_then_my_tables_leads_back_to_the_table(app_harness, new_pag
     row = b2.locator(".my-table").first
     expect(row).to_have_attribute("href", f"/mesa/{code}")
     expect(row).to_contain_text("SUA VEZ")
+    expect(b2).to_have_title("● Sua vez (1) · Pife ou Cacheta")  # the home tab says it too
     expect(row).to_contain_text("Ana, Bruno")
     expect(row).to_contain_text("Pife")
     expect(row).to_contain_text(re.compile(r"agora mesmo|há \d+ segundos"))
@@ -46,6 +47,7 @@ def test_closed_tabs_then_my_tables_leads_back_to_the_table(app_harness, new_pag
     lobby_a.goto(app_harness.frontend_url)
     a_row = lobby_a.locator(f'.my-table[href="/mesa/{code}"]')
     expect(a_row).to_contain_text("Vez de Bruno")
+    expect(lobby_a).to_have_title("Pife ou Cacheta")  # nothing for Ana to do
     shots_all(lobby_a, "my_tables")
     # Bruno goes back through the list and plays his turn
     row.click()
@@ -60,6 +62,7 @@ def test_closed_tabs_then_my_tables_leads_back_to_the_table(app_harness, new_pag
     expect(b2.get_by_test_id("discard").locator("[data-card]")).to_have_count(1)
     # Ana's lobby tab follows without a reload: her move now (or the round is over)
     expect(a_row).to_contain_text(re.compile("SUA VEZ"))
+    expect(lobby_a).to_have_title("● Sua vez (1) · Pife ou Cacheta")
     expect(lobby_a.locator(".my-table").first).to_have_attribute("href", f"/mesa/{code}")
     shots_all(lobby_a, "my_tables_your_turn")
     assert any(code in f for f in frames.frames)  # the list itself came through these frames

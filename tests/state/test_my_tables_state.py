@@ -155,7 +155,7 @@ def test_the_list_of_a_lobby_tab_and_nothing_at_a_table(svc):
 
     shown = asyncio.run(mine(f"player:{ana.player_id}"))
     assert [r["code"] for r in shown["recent"]] == [code] and shown["old"] == []
-    assert asyncio.run(mine(code)) == {"recent": [], "old": []}  # at a table: no read at all
+    assert asyncio.run(mine(code)) == {"recent": [], "old": [], "act": 0}  # at a table: no read at all
 
 
 def test_opening_the_link_seats_nobody_until_the_press(svc):
