@@ -16,7 +16,7 @@ import reflex as rx
 from reflex_base.vars import ObjectVar
 
 from pifecacheta.components.table.replay import replay_button
-from pifecacheta.components.table.shared import UI, WRAP_STYLE, T, fill_in
+from pifecacheta.components.table.shared import UI, WRAP_STYLE, T, fill_in, round_button
 from pifecacheta.state.fair_deal import CheckUi, ContributionUi, FairDealState
 
 HEX_STYLE: dict[str, str] = {
@@ -89,14 +89,11 @@ def _codes() -> rx.Component:
 def verify_button(round_number: Any, button_id: str | None = None) -> rx.Component:
     """VERIFICAR for round ``round_number`` (an int Var): opens :func:`verify_dialog` (on the
     table page once) on that round's checks; ``button_id`` where it is unique."""
-    props: dict[str, Any] = {} if button_id is None else {"id": button_id}
-    return rx.button(  # type: ignore[no-any-return]
+    return round_button(
         T["btn.verify"],
-        on_click=FairDealState.open_verify(round_number),  # type: ignore[operator]
-        variant="soft",
-        color_scheme="amber",
-        class_name="verify-button",
-        **props,
+        FairDealState.open_verify(round_number),  # type: ignore[operator]
+        "verify-button",
+        button_id,
     )
 
 
