@@ -37,7 +37,7 @@ from pifecacheta.ratelimit import FloodGuard
 from pifecacheta.service import get_service
 from pifecacheta.state import frames
 from pifecacheta.state.access import AccessState
-from pifecacheta.state.browser_scripts import UNANSWERED_MOVE_HOOK
+from pifecacheta.state.browser_scripts import LANGUAGE_FROM_BROWSER, UNANSWERED_MOVE_HOOK
 from pifecacheta.state.document import DocumentState
 from pifecacheta.state.lobby import LobbyState
 from pifecacheta.state.malformed import backend_exception_handler
@@ -96,6 +96,7 @@ app = rx.App(  # the theme: rxconfig.py (RadixThemesPlugin)
         rx.el.link(rel="apple-touch-icon", href="/icon-192.png"),
         rx.el.link(rel="manifest", href="/manifest.webmanifest"),
         rx.el.meta(name="theme-color", content="#1f6b3a"),
+        rx.script(LANGUAGE_FROM_BROWSER),  # the first visit's language: the browser's own list
         rx.script(UNANSWERED_MOVE_HOOK),  # a move sent as the connection dropped (state/unanswered.py)
     ],
 )

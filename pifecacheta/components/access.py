@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from pifecacheta.components.focus import page_title
 from pifecacheta.components.notices import notice_controls
 from pifecacheta.components.table.dialogs import confirm
 from pifecacheta.state.access import AccessState
@@ -105,7 +106,7 @@ def access_panel() -> rx.Component:
     state and a way to start again as a new player."""
     t = ViewerState.t
     replaced = rx.vstack(
-        rx.heading(t["access.replaced_title"], size="6", id="access-replaced"),
+        rx.heading(t["access.replaced_title"], size="6", id="access-replaced", **page_title()),
         rx.text(t["access.replaced_body"], size="3"),
         rx.button(
             t["btn.start_fresh"], on_click=ViewerState.start_fresh, color_scheme="amber", id="access-fresh"
@@ -115,7 +116,7 @@ def access_panel() -> rx.Component:
         align="start",
     )
     normal = rx.vstack(
-        rx.heading(t["access.title"], size="6", id="access-title"),
+        rx.heading(t["access.title"], size="6", id="access-title", **page_title()),
         rx.text(t["access.intro"], size="3"),
         rx.callout(
             t["access.warning"], icon="key-round", color_scheme="orange", role="note", id="access-warning"
@@ -158,7 +159,7 @@ def enter_panel() -> rx.Component:
         rx.spinner(size="3"), rx.text(t["access.enter_reading"]), role="status", align="center"
     )
     return rx.box(  # type: ignore[no-any-return]
-        rx.heading(t["access.title"], size="6", margin_bottom="0.6em"),
+        rx.heading(t["access.title"], size="6", margin_bottom="0.6em", **page_title()),
         rx.match(
             AccessState.enter_status,
             (

@@ -8,6 +8,7 @@ from typing import Any
 
 import reflex as rx
 
+from pifecacheta.components.focus import focus_keeper
 from pifecacheta.components.reflex_private import connection_pulser, has_connection_errors, memo
 from pifecacheta.state.document import DocumentState
 from pifecacheta.state.viewer import ViewerState
@@ -148,6 +149,7 @@ def page_shell(*children: Any) -> rx.Component:
     """The felt background, the top bar and a centred column for the page's content."""
     return rx.box(  # type: ignore[no-any-return]
         top_bar(),
+        focus_keeper(),  # the focus after an action, a live update and a move to another page (WCAG 2.4.3)
         rx.box(
             *children,
             # overflow_wrap "anywhere": a long word (a 24-letter name, a chat line without spaces)

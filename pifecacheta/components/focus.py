@@ -12,6 +12,12 @@ things keep it on a sensible element, both run in the browser:
   focus as soon as it is there (within :data:`WANT_MS`); and when the focused element is
   removed or disabled by a live update that nobody asked for (another player's BATER, a
   PRÓXIMA RODADA pressed elsewhere), the focus goes to the first of :data:`FALLBACK` on the page;
+- when the app moves to another page without loading it (CRIAR MESA, a table of MINHAS MESAS,
+  REGRAS DO JOGO) and the focus was lost with the old page, it goes to the new page's title
+  (:data:`PAGE_TITLE`), where a screen reader starts reading the new page and Tab goes on;
+- when a dialog closes and takes the focus with it (REVER A RODADA, VERIFICAR: opened by an
+  event, not by a Radix trigger, which would give it back itself), the focus goes back to the
+  element that had it before the dialog opened, when it is still there;
 - when FIM DA RODADA (:data:`ROUND_TITLE`) comes on a page that showed a round in play
   (:data:`IN_PLAY`), whoever's move ended it, the focus goes to its title (unless it is in an
   open dialog). The rule above misses
@@ -47,6 +53,9 @@ DRAWN_CARD = "#hand .hand-card:has(.drawn-mark)"
 ROUND_TITLE = "#round-title"
 """FIM DA RODADA / FIM DA PARTIDA (focusable by script: ``tabindex=-1``)."""
 
+PAGE_TITLE = "[data-page-title]"
+"""A page's title (:func:`page_title`): where the focus goes after the app moved to that page."""
+
 IN_PLAY = '[data-testid="stock"]'
 """The stock: on the page while a round is in play (FIM DA RODADA replaces it)."""
 
@@ -64,9 +73,15 @@ _KEEPER = (
     " document.addEventListener('keydown', () => { want = null; pointer = false; }, true);"
     " document.addEventListener('pointerdown', () => { want = null; pointer = true; }, true);"
     " const go = (el) => { if (document.activeElement !== el) el.focus({preventScroll: pointer}); };"
-    " document.addEventListener('focusin', (e) => { last = e.target; });"
-    " let played = false;"
+    " const inDialog = (el) => !!(el && el.closest && el.closest('[role=dialog],[role=alertdialog]'));"
+    " let opener = null; let lastInDialog = false;"
+    " document.addEventListener('focusin', (e) => { const d = inDialog(e.target);"
+    " if (d && !lastInDialog) opener = last; last = e.target; lastInDialog = d; });"
+    " let played = false; let path = location.pathname;"
     " const check = () => {"
+    " if (location.pathname !== path) { path = location.pathname; const a = document.activeElement;"
+    " if (!a || a === document.body || !a.isConnected) {"
+    f" want = {{sels: [{json.dumps(PAGE_TITLE)}], until: Date.now() + wantMs}}; last = null; }} }}"
     " const title = document.querySelector(fallback[0]);"
     " if (title && played && usable(title)) { played = false; const a = document.activeElement;"
     " if (!(a && a.closest && a.closest('[role=dialog],[role=alertdialog]'))) {"
@@ -75,8 +90,9 @@ _KEEPER = (
     " if (want) { if (Date.now() > want.until) { want = null; } else { const el = pick(want.sels);"
     " if (el) { want = null; last = el; go(el); return; } } }"
     " const a = document.activeElement;"
-    " if ((!a || a === document.body) && last && !usable(last)) { last = null;"
-    " const el = pick(fallback); if (el) go(el); } };"
+    " if ((!a || a === document.body) && last && !usable(last)) {"
+    " const back = lastInDialog && usable(opener) ? opener : null; last = null; lastInDialog = false;"
+    " const el = back || pick(fallback); if (el) go(el); } };"
     " let queued = false;"
     " new MutationObserver(() => { if (queued) return; queued = true;"
     " requestAnimationFrame(() => { queued = false; check(); }); })"
@@ -93,6 +109,13 @@ def focus_keeper() -> rx.Component:
     return rx.box(  # type: ignore[no-any-return]
         on_mount=rx.call_script(_KEEPER), id="focus-keeper", style={"display": "none"}
     )
+
+
+def page_title() -> dict[str, Any]:
+    """The props that make a page's title (a heading) the place the focus goes when the app
+    moves to that page (:data:`PAGE_TITLE`): focusable by script only (``tabindex=-1``, not a
+    Tab stop). One title per page view."""
+    return {"custom_attrs": {"data-page-title": "true"}, "tab_index": -1}
 
 
 def want_focus(*selectors: Any) -> FunctionVar[Any]:

@@ -38,13 +38,17 @@ def _row(row: ObjectVar[RowUi]) -> rx.Component:
                 rx.cond(
                     row.my_turn,
                     rx.badge(t["mine.your_turn"], color_scheme="amber", variant="solid", size="2"),
+                    rx.cond(
+                        row.absence,
+                        rx.badge(t["mine.absence_badge"], color_scheme="orange", variant="solid", size="2"),
+                    ),
                 ),
                 width="100%",
                 align="center",
             ),
             rx.text(row.seats, size="2", style={"opacity": "0.9"}),
             rx.hstack(
-                rx.text(row.status, size="2", weight=rx.cond(row.my_turn, "bold", "regular")),
+                rx.text(row.status, size="2", weight=rx.cond(row.my_turn | row.absence, "bold", "regular")),
                 rx.spacer(),
                 rx.text(row.when, size="1", style={"opacity": "0.8", "white_space": "nowrap"}),
                 width="100%",
@@ -65,8 +69,12 @@ def _row(row: ObjectVar[RowUi]) -> rx.Component:
             "color": "white",
             "padding": "0.6em 0.8em",
             "border_radius": "0.6em",
-            "background": rx.cond(row.my_turn, "rgba(255,210,127,0.16)", "rgba(0,0,0,0.22)"),
-            "border": rx.cond(row.my_turn, "2px solid #ffd27f", "2px solid transparent"),
+            "background": rx.cond(row.my_turn | row.absence, "rgba(255,210,127,0.16)", "rgba(0,0,0,0.22)"),
+            "border": rx.cond(
+                row.my_turn,
+                "2px solid #ffd27f",
+                rx.cond(row.absence, "2px solid #ffa057", "2px solid transparent"),
+            ),
             **FOCUS_RING,
         },
     )

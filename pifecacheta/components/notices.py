@@ -31,17 +31,39 @@ def seat_names() -> rx.Var[str]:
     return TableState.ui.seats.map(lambda s: s.name).join(", ")  # type: ignore[no-any-return]
 
 
+def table_mode() -> rx.Var[str]:
+    """The table's game for the tab's title: "pife" or "cacheta"; "missing" when the page has
+    no such table (the title says so); "" until the viewer is known (the page is loading)."""
+    ui = TableState.ui
+    return rx.cond(ui.found, ui.mode, rx.cond(TableState.me == "", "", "missing"))  # type: ignore[no-any-return]
+
+
 def _signal_box(reason: str, lang: str) -> rx.Component:
     names = seat_names()
+    mode = table_mode()
     box = rx.box(
-        on_mount=NoticeState.signal(reason, TableState.ui.mode, names),  # type: ignore[operator]
+        on_mount=NoticeState.signal(reason, mode, names),  # type: ignore[operator]
         id=f"turn-signal-{reason or 'none'}-{lang}",
         aria_hidden="true",
         style={"display": "none"},
     )
     # a new game or new names (the table loaded, a seat taken) mount the box again: a new
     # title (the key sits on a wrapper: the box's own on_mount lives in its memo component)
-    key = rx.Var.create([TableState.ui.mode, names]).to(list).join("|")
+    key = rx.Var.create([mode, names]).to(list).join("|")
+    return rx.fragment(box, key=key)  # type: ignore[no-any-return]
+
+
+def lobby_signal(count: rx.Var[int]) -> rx.Component:
+    """The home tab's title and icon for ``count`` tables where the player may act (MINHAS
+    MESAS' SUA VEZ and AUSÊNCIA rows): an invisible box that mounts again when the count or
+    the language changes and asks :meth:`NoticeState.lobby_signal` for the snippet."""
+    box = rx.box(
+        on_mount=NoticeState.lobby_signal(count),  # type: ignore[operator]
+        id="lobby-signal",
+        aria_hidden="true",
+        style={"display": "none"},
+    )
+    key = rx.Var.create([count.to_string(), ViewerState.language]).to(list).join("|")
     return rx.fragment(box, key=key)  # type: ignore[no-any-return]
 
 
@@ -104,11 +126,12 @@ def notices_button(button_id: str, *extra: rx.Component, with_text: bool = False
 
     ``button_id``: the trigger's id (``#<button_id>``, its dialog ``#<button_id>-dialog``).
     ``with_text``: the words beside the bell (the lobby); else the bell alone (a phone's table
-    header has no room for a word), named for screen readers and on hover. The name says
-    whether any notice is on ("Avisos da sua vez: ligados" / "desligados")."""
+    header has no room for a word), named for screen readers and on hover. The name starts
+    with the button's own words and says whether any notice is on ("Avisos da vez: ligados" /
+    "desligados"): a voice-control user says what is written (WCAG 2.5.3, label in name)."""
     t = ViewerState.t
     on = NoticeState.sound_on | NoticeState.notify_on
-    name = t["notice.heading"] + ": " + rx.cond(on, t["notice.state_on"], t["notice.state_off"])
+    name = t["notice.button"] + ": " + rx.cond(on, t["notice.state_on"], t["notice.state_off"])
     icon = rx.cond(on, rx.icon("bell-ring", size=16), rx.icon("bell-off", size=16))
     trigger = (
         rx.button(

@@ -5,9 +5,11 @@ from __future__ import annotations
 import reflex as rx
 
 from pifecacheta.components.common import close_button, page_shell
+from pifecacheta.components.focus import page_title
 from pifecacheta.components.house_rules import lobby_house_rules
 from pifecacheta.components.lobby_name import name_input, name_limit
 from pifecacheta.components.my_tables import FOCUS_RING, my_tables
+from pifecacheta.components.notices import lobby_signal
 from pifecacheta.components.table.shared import fill_in
 from pifecacheta.state.access import AccessState
 from pifecacheta.state.lobby import LobbyState
@@ -54,19 +56,20 @@ def rules_link() -> rx.Component:
 def lobby_page() -> rx.Component:
     """The home page: name, game choice, CRIAR MESA; MINHAS MESAS (first on a phone when it
     lists any). From 62em (``assets/room.css``) a card room's lobby in two columns: CRIAR MESA
-    at the left under a fan of cards, MINHAS MESAS and how a table goes at the right."""
+    at the left under a fan of cards, MINHAS MESAS and how a table goes at the right.
+
+    MINHAS MESAS comes before CRIAR MESA in the page's order (the Tab order, a screen
+    reader's reading order) when it lists any table, as a phone shows it: a returning player
+    reaches their tables first; a newcomer reaches the name first (WCAG 1.3.2, 2.4.3)."""
     mine = MyTablesState.mine
     has_rows = (mine.recent.length() > 0) | (mine.old.length() > 0)
     return page_shell(
         entered_line(),
+        lobby_signal(mine.act),  # "● Sua vez (2)" in the tab's title (state/notices.py)
         rx.flex(
+            rx.cond(has_rows, _side(order="0")),
             _create_card(),
-            rx.box(
-                my_tables(),
-                lobby_steps(),
-                class_name="lobby-side",
-                style={"order": rx.cond(has_rows, "0", "2"), "flex": "1 1 20em", "min_width": "0"},
-            ),
+            rx.cond(~has_rows, _side(order="2")),
             wrap="wrap",
             gap="1em",
             align="start",
@@ -74,6 +77,16 @@ def lobby_page() -> rx.Component:
             class_name="pfc-lobby",
             style={"margin": "1.5em auto"},
         ),
+    )
+
+
+def _side(order: str) -> rx.Component:
+    """MINHAS MESAS and how a table goes (``.lobby-side``), at flex ``order`` on a phone."""
+    return rx.box(  # type: ignore[no-any-return]
+        my_tables(),
+        lobby_steps(),
+        class_name="lobby-side",
+        style={"order": order, "flex": "1 1 20em", "min_width": "0"},
     )
 
 
@@ -163,7 +176,7 @@ def _create_card() -> rx.Component:
                 width="100%",
                 align="baseline",
             ),
-            rx.heading(t["lobby.create_title"], size="6"),
+            rx.heading(t["lobby.create_title"], size="6", **page_title()),
             rx.el.label(t["name.label"], html_for="name-input", style={"font_weight": "bold"}),
             name_input(
                 "name-input",

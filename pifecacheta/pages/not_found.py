@@ -5,6 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from pifecacheta.components.common import page_shell
+from pifecacheta.components.focus import page_title
 from pifecacheta.state.viewer import ViewerState
 
 
@@ -15,7 +16,7 @@ def not_found_page() -> rx.Component:
     t = ViewerState.t
     return page_shell(
         rx.vstack(
-            rx.heading(t["notfound.title"], size="6", id="not-found-title"),
+            rx.heading(t["notfound.title"], size="6", id="not-found-title", **page_title()),
             rx.text(t["notfound.body"], size="3"),
             rx.link(
                 rx.button(t["btn.new_table"], color_scheme="amber", size="3"),

@@ -14,6 +14,7 @@ import reflex as rx
 
 from pifecacheta.components.cards import card_face
 from pifecacheta.components.common import page_shell
+from pifecacheta.components.focus import page_title
 from pifecacheta.components.house_rules import table_house_rules
 from pifecacheta.components.my_tables import FOCUS_RING
 from pifecacheta.rules.cards import Card
@@ -117,7 +118,7 @@ def rules_page() -> rx.Component:
     t = ViewerState.t
     return page_shell(
         rx.vstack(
-            rx.heading(t["rules.title"], size="7", as_="h1", id="rules-title"),
+            rx.heading(t["rules.title"], size="7", as_="h1", id="rules-title", **page_title()),
             rx.text(t["rules.intro"], size="3", style={"opacity": "0.9"}),
             rx.cond(RulesPageState.from_table, _this_table()),
             *(_part(p, ex) for p, ex in PARTS),

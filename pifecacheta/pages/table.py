@@ -10,7 +10,7 @@ import reflex as rx
 
 from pifecacheta.components.access import access_watch
 from pifecacheta.components.common import page_shell
-from pifecacheta.components.focus import focus_keeper
+from pifecacheta.components.focus import page_title
 from pifecacheta.components.house_rules import table_house_rules
 from pifecacheta.components.notices import notices_button, turn_signal
 from pifecacheta.components.table.actions import actions, status_line
@@ -27,6 +27,7 @@ from pifecacheta.components.table.replay import replay_dialog
 from pifecacheta.components.table.round_over import round_over_panel
 from pifecacheta.components.table.seats import seats
 from pifecacheta.components.table.shared import UI, T, fill, new_table_link
+from pifecacheta.components.table.verify import verify_dialog
 from pifecacheta.components.table.waiting_room import expired_room, waiting_room
 from pifecacheta.state.table import TableState
 
@@ -48,6 +49,7 @@ def _top_line() -> rx.Component:
             style={"opacity": "0.85"},
             role="heading",  # the table page's title (WCAG 1.3.1); FIM DA RODADA is an h2 under it
             aria_level=1,
+            **page_title(),
         ),
         rx.spacer(),
         # Avisos da vez: the your-turn sound and notification, where a player looks
@@ -140,7 +142,6 @@ def _not_found() -> rx.Component:
 def table_page() -> rx.Component:
     """``/mesa/<code>``: the waiting room, the expired room or the table, by the table's status."""
     return page_shell(
-        focus_keeper(),  # the focus after an action and a live update (WCAG 2.4.3)
         turn_signal(),  # the tab title, favicon, chime and notification on the viewer's turn
         access_watch(),  # a seat lost to a key replaced elsewhere: say so (/acesso)
         # what the page-head script UNANSWERED_MOVE_HOOK (state/browser_scripts.py) reads to
@@ -149,6 +150,7 @@ def table_page() -> rx.Component:
             id="pc-answered", hidden=True, data_version=UI.version, data_serial=TableState.message_serial
         ),
         replay_dialog(),  # REVER A RODADA, opened from FIM DA RODADA and the past rounds
+        verify_dialog(),  # VERIFICAR, the same
         rx.cond(
             UI.found,
             rx.match(

@@ -20,6 +20,7 @@ from ..rules import (
     ClaimAbsence,
     Expire,
     IllegalActionError,
+    Match,
     NextRound,
     Phase,
     Termination,
@@ -40,17 +41,24 @@ NORMAL_END = (Termination.GONE_OUT, Termination.LAST_WITH_LIVES)
 
 
 def absence_claimable(ld: Loaded, my_seat: int | None, now: datetime) -> bool:
-    """True when ``my_seat`` may press ENCERRAR POR AUSÊNCIA at ``now``: a round is in play,
-    another seat is to play and has not moved for more than 48 h, and ``my_seat`` is still in
-    the match (FORA players cannot claim; seed 000 line 72)."""
-    m = ld.match
+    """True when ``my_seat`` may press ENCERRAR POR AUSÊNCIA at ``now`` at the loaded table
+    (:func:`absence_open`)."""
+    return absence_open(ld.match, my_seat, ld.table.turn_started_at, now)
+
+
+def absence_open(match: Match | None, my_seat: int | None, turn_started_at: datetime, now: datetime) -> bool:
+    """True when ``my_seat`` may press ENCERRAR POR AUSÊNCIA at ``now``: a round of ``match``
+    is in play, another seat is to play and has not moved since ``turn_started_at``, more
+    than 48 h ago, and ``my_seat`` is still in the match (FORA players cannot claim; seed 000
+    line 72). ``turn_started_at`` and ``now``: aware UTC datetimes."""
+    m = match
     if my_seat is None or m is None or m.outcome is not None or m.round is None:
         return False
     if m.round.phase not in PLAY_PHASES or m.round.turn == my_seat:
         return False
     if my_seat not in active_seats(m):
         return False
-    return now - ld.table.turn_started_at > ABSENCE_AFTER
+    return now - turn_started_at > ABSENCE_AFTER
 
 
 def refuse_early_absence_claim(ld: Loaded, action: Action, now: datetime) -> None:

@@ -7,7 +7,9 @@ public values only: the game, the seat names, the status, whose turn and when th
 was. Never a card, the stock or a seed: whose turn comes from the spectator's view.
 
 Order: the tables where it is this player's move (SUA VEZ / TU TURNO: their turn to draw or
-discard, or a FIM DA RODADA they may close with PRÓXIMA RODADA, seed 000 line 68) first, then
+discard, or a FIM DA RODADA they may close with PRÓXIMA RODADA, seed 000 line 68) or where
+they may end the match by absence (AUSÊNCIA: the seat to play has not moved for more than 48
+hours, seed 000 line 72) first, then
 the others by their last move, newest first. A finished or expired table whose last move is
 older than :data:`KEEP_RECENT` is marked ``old`` (the lobby folds those under a toggle).
 """
@@ -26,6 +28,7 @@ from sqlmodel import col, or_, select
 from ..models import GameTable, Player, Seat, TableStatus
 from ..rules import Phase
 from .identity import secret_matches
+from .match_life import absence_open
 from .store import Store
 from .values import Identity
 
@@ -52,6 +55,8 @@ class MyTable:
         turn_seat / turn_name: whose move it is (None / "" outside a round in play).
         my_turn: this player must act: their turn to draw or discard, or a FIM DA RODADA
             they may close (seed 000 line 68).
+        absence: this player may end the match with ENCERRAR POR AUSÊNCIA: the seat to play
+            has not moved for more than 48 hours (seed 000 line 72).
         winner_name: who won a finished match ("" when none, e.g. expired).
         last_move_at: the table's last move (aware UTC; in the lobby its last join / bots).
         old: finished or expired more than :data:`KEEP_RECENT` ago (folded away).
@@ -78,6 +83,7 @@ class MyTable:
     old: bool
     round_number: int = 0
     lives_left: tuple[int, ...] = ()
+    absence: bool = False
 
 
 def _aware(at: datetime) -> datetime:
@@ -134,7 +140,7 @@ class MyTables:
         for x in seats:
             by_table.setdefault(x.table_id, []).append(x)
         rows = [self._row(t, by_table.get(t.id or 0, []), me, t.code in watched, now) for t in tables]
-        rows.sort(key=lambda r: (not r.my_turn, -r.last_move_at.timestamp()))
+        rows.sort(key=lambda r: (not (r.my_turn or r.absence), -r.last_move_at.timestamp()))
         return rows
 
     def _row(self, t: GameTable, seats: list[Seat], me: str | None, watched: bool, now: datetime) -> MyTable:
@@ -144,17 +150,20 @@ class MyTables:
         my_seat = mine.seat if mine is not None else None
         names = {x.seat: x.name for x in seats}
         turn: int | None = None
-        round_over = my_turn = False
+        round_over = my_turn = absence = False
         winner = ""
         round_number = 0
         lives_left: tuple[int, ...] = ()
         if t.match_json is not None:
-            view = self._store.matches.get(t.code, t.version, t.match_json).view(None)
+            cached = self._store.matches.get(t.code, t.version, t.match_json)
+            view = cached.view(None)
             round_number = int(view.round_number)
             lives_left = tuple(int(x) for x in view.lives) if t.mode != "pife" else ()
             if t.status == TableStatus.PLAYING and view.phase in (Phase.DRAW, Phase.DISCARD):
                 turn = view.turn
                 my_turn = turn is not None and turn == my_seat and not (mine is not None and mine.left)
+                if mine is not None and not mine.left:
+                    absence = absence_open(cached.match, my_seat, _aware(t.turn_started_at), now)
             elif t.status == TableStatus.PLAYING and view.phase is Phase.ROUND_OVER:
                 round_over = True
                 my_turn = mine is not None and not mine.left  # anyone of the match, even FORA
@@ -180,6 +189,7 @@ class MyTables:
             old=t.status in (TableStatus.FINISHED, TableStatus.EXPIRED) and now - last > KEEP_RECENT,
             round_number=round_number,
             lives_left=lives_left,
+            absence=absence,
         )
 
     def player_ids(self, code: str) -> list[str]:

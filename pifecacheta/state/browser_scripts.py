@@ -129,6 +129,23 @@ def kept_contribution(commitment: str) -> str:
     )
 
 
+LANGUAGE_FROM_BROWSER = (
+    "(() => { try { if (localStorage.getItem('pc_lang')) return;"
+    " const langs = navigator.languages && navigator.languages.length ? navigator.languages"
+    " : [navigator.language || ''];"
+    " for (const l of langs) { const p = String(l).toLowerCase().split('-')[0];"
+    " if (p === 'pt' || p === 'es') { localStorage.setItem('pc_lang', p); return; } }"
+    " } catch (e) {} })()"
+)
+"""The first visit's language from the browser's own list (``navigator.languages``): the first
+of pt and es in it goes to ``localStorage.pc_lang`` (``ViewerState.lang``) before the page
+connects, unless the player already has one. A script of every page's head.
+
+The websocket's ``Accept-Language`` (``ViewerState.pick_language``, the fallback when neither
+language is in the list) is not always the browser's list: headless Chromium 150 sends
+``en-US`` there whatever the page's own requests say."""
+
+
 UNANSWERED_MOVE_HOOK = """(() => {
   const STATE = "___table____table_state.";
   const MOVES = [

@@ -45,6 +45,7 @@ class RowUi(TypedDict):
     status: str  # "Vez de Ana", "Esperando a sua jogada", "Esperando começar", "Terminada: venceu Ana", ...
     when: str  # "há 5 minutos"
     my_turn: bool
+    absence: bool  # ENCERRAR POR AUSÊNCIA is open to this player (the AUSÊNCIA badge)
     old: bool
     label: str  # the link's accessible name: everything above in one sentence
 
@@ -55,6 +56,7 @@ class MineUi(TypedDict):
 
     recent: list[RowUi]
     old: list[RowUi]
+    act: int  # rows where the player may act now (SUA VEZ, AUSÊNCIA): the home tab's title counts them
 
 
 def relative_time(at: datetime, now: datetime, lang: str) -> str:
@@ -90,6 +92,8 @@ def _status(row: Any, lang: str) -> str:
         return t["mine.round_over"]
     if row.my_turn:  # the SUA VEZ badge says whose turn; the line says what is awaited
         return t["mine.your_move"]
+    if row.absence:  # seed 000 line 72: 48 hours without a move
+        return t["mine.absent"].replace("{name}", row.turn_name)
     return t["turn.other"].replace("{name}", row.turn_name)
 
 
@@ -114,6 +118,7 @@ def rows_for(rows: list[Any], now: datetime, lang: str) -> list[RowUi]:
                 status=status,
                 when=when,
                 my_turn=bool(r.my_turn),
+                absence=bool(r.absence),
                 old=bool(r.old),
                 label=f"{game}: {spoken}. {status}. {t['mine.last_move']} {when}.",
             )
@@ -162,7 +167,7 @@ class MyTablesState(rx.State):
         table = await self.get_state(TableState)
         _heard = (table.table_version, self.refreshed)  # the dependencies that re-read the list
         if not table.table_code.startswith("player:"):  # a table tab: not even the viewer is read
-            return MineUi(recent=[], old=[])
+            return MineUi(recent=[], old=[], act=0)
         viewer = await self.get_state(ViewerState)
         from pifecacheta.service import Identity
 
@@ -175,7 +180,11 @@ class MyTablesState(rx.State):
         rows = rows_for(
             await asyncio.to_thread(svc.my_tables, who, remembered(self.watched)), svc.now(), viewer.lang
         )
-        return MineUi(recent=[r for r in rows if not r["old"]], old=[r for r in rows if r["old"]])
+        return MineUi(
+            recent=[r for r in rows if not r["old"]],
+            old=[r for r in rows if r["old"]],
+            act=sum(1 for r in rows if r["my_turn"] or r["absence"]),
+        )
 
     @rx.event
     async def load(self) -> None:

@@ -6,6 +6,11 @@ when the reason changes, its box mounts and its ``on_mount`` calls :meth:`Notice
 answers with the one snippet that sets the title and icon and, on a new reason, plays the chime
 (when ``sound`` is on) and shows a notification while the tab is hidden (when the player allowed
 it). The reason is computed in the browser from the viewer's own ``TableUi``: it names no card.
+
+The home page's tab says it too (:func:`lobby_script`): "● Sua vez (2) · Pife ou Cacheta" and
+the your-turn icon while MINHAS MESAS lists tables where the player may act (SUA VEZ, AUSÊNCIA),
+so a home tab left open over days shows it; no chime nor notification there (a table's own tab
+gives them, and two tabs would ring twice).
 """
 
 from __future__ import annotations
@@ -43,11 +48,14 @@ def signal_script(reason: str, lang: str, *, mode: str, sound: bool, notify: boo
 
     ``reason``: one of :data:`REASONS`, anything else clears the signal (the title back to
     the table's game and names, "Cacheta · Ana, Bruno", the plain icon). ``mode``: "pife" or
-    "cacheta"; ``names``: the seats' names (:func:`table_names`): both in the title, so that
-    two tables' tabs read apart, e.g. "● Sua vez · Cacheta · Ana, Bruno". ``sound`` /
-    ``notify``: the player's choices.
+    "cacheta", or "missing" for a page with no such table (the not-found title); ``names``:
+    the seats' names (:func:`table_names`): both in the title, so that two tables' tabs read
+    apart, e.g. "● Sua vez · Cacheta · Ana, Bruno". ``sound`` / ``notify``: the player's
+    choices.
     """
     t = i18n.catalog(i18n.normalise_language(lang))
+    if mode == "missing":
+        return turn_signal(on=False, title=t["doc.title.not_found"], icon=ICON)
     game = t["mode.pife"] if mode == "pife" else t["mode.cacheta"]
     who = table_names(names)
     if reason not in REASONS:
@@ -62,6 +70,17 @@ def signal_script(reason: str, lang: str, *, mode: str, sound: bool, notify: boo
         notify_body=t[f"notice.body_{reason}"].replace("{game}", game) if notify else "",
         sound=CHIME if sound else "",
     )
+
+
+def lobby_script(count: int, lang: str) -> str:
+    """The :func:`~pifecacheta.state.browser_scripts.turn_signal` snippet of the home page:
+    with ``count`` > 0 tables where the player may act, the title "● Sua vez (2) · Pife ou
+    Cacheta" and the your-turn icon; with 0, the home page's own title and the plain icon.
+    Silent either way (no sound, no notification)."""
+    t = i18n.catalog(i18n.normalise_language(lang))
+    if count <= 0:
+        return turn_signal(on=False, title=t["doc.title.lobby"], icon=ICON)
+    return turn_signal(on=True, title=t["notice.title_lobby"].replace("{n}", str(count)), icon=TURN_ICON)
 
 
 class NoticeState(rx.State):
@@ -114,9 +133,22 @@ class NoticeState(rx.State):
             self.notify = ""
 
     @rx.event
+    async def lobby_signal(self, count: int) -> Any:
+        """MINHAS MESAS now lists ``count`` tables where the player may act: the home tab's
+        title and icon (:func:`lobby_script`)."""
+        viewer = await self.get_state(ViewerState)
+        try:
+            n = int(count)
+        except (TypeError, ValueError):  # a forged event: the plain title
+            n = 0
+        return rx.call_script(lobby_script(n, viewer.language))
+
+    @rx.event
     async def signal(self, reason: str, mode: str, names: str = "") -> Any:
         """The viewer's reason to act changed (the keyed box mounted): title, icon, chime,
         notice. ``names``: the seats' names, joined by ", " (the tab's title names them)."""
+        if not mode:  # the page is loading: its route's title stays
+            return None
         viewer = await self.get_state(ViewerState)
         reason = str(reason)
         fresh, self._last = reason != self._last, reason

@@ -70,8 +70,10 @@ def _keyboard_pife(page: Page, url: str, shot=None) -> None:
     page.keyboard.press("Enter")
     page.wait_for_url("**/mesa/**")
     expect(page.get_by_role("textbox", name="Link de convite")).to_have_value(page.url)
-    expect(page.get_by_role("heading", name="Mesa · Pife")).to_be_visible()
-    page.get_by_role("button", name="COMPLETAR COM ROBÔS").focus()
+    # the new page's title has the focus (not the body): a screen reader reads the waiting room
+    # from its title, and Tab goes on from there to the creator's controls (WCAG 2.4.3)
+    expect(page.get_by_role("heading", name="Mesa · Pife")).to_be_focused()
+    tab_to(page, "e => e.textContent === 'COMPLETAR COM ROBÔS'", limit=6)
     page.keyboard.press("Enter")
     expect(page.locator(".lobby-seat").filter(has_text="Luna")).to_be_visible()
     expect(page.locator("#add-bots")).to_have_count(0)  # the room's last change: it has settled
@@ -203,3 +205,31 @@ def test_names_of_the_boxes_and_reflow_at_320_px(app_harness, new_page, shot):
         a.get_by_role("toolbar", name="Sua mão").get_by_role("button", name=re.compile(" de "))
     ).to_have_count(9)
     no_sideways_scroll(a, "table")
+
+
+_IN_LOBBY = "e => !!e.closest('#lobby')"
+_WHERE_JS = "e => e.closest('.lobby-side') ? 'side' : (e.closest('.lobby-create') ? 'create' : 'other')"
+
+
+def test_the_tab_order_of_the_lobby_follows_what_a_phone_shows(app_harness, new_page):
+    """A newcomer's first stop in the lobby is the create form; once MINHAS MESAS lists a
+    table, a phone shows it first and Tab reaches it first too (WCAG 1.3.2, 2.4.3)."""
+    a = new_page(width=390, height=844)
+    a.goto(app_harness.frontend_url)
+    expect(a.locator(".lobby-side")).to_be_visible()
+    _from_top(a)
+    tab_to(a, _IN_LOBBY)
+    assert a.evaluate(f"({_WHERE_JS})(document.activeElement)") == "create"
+    a.get_by_role("textbox", name="Seu nome").fill("Ana")
+    a.get_by_role("button", name="CRIAR MESA").press("Enter")
+    a.wait_for_url("**/mesa/**")
+    a.goto(app_harness.frontend_url)
+    row = a.locator(".my-table")
+    expect(row).to_have_count(1)
+    side_top = a.locator(".lobby-side").bounding_box()["y"]
+    assert side_top < a.locator(".lobby-create").bounding_box()["y"]  # shown first on a phone
+    _from_top(a)
+    tab_to(a, _IN_LOBBY)
+    assert a.evaluate(f"({_WHERE_JS})(document.activeElement)") == "side"
+    tab_to(a, "e => e.classList.contains('my-table')", limit=4)  # the table, before the name box
+    expect(row).to_be_focused()

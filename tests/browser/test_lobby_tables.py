@@ -37,6 +37,7 @@ def test_closed_tabs_then_my_tables_leads_back_to_the_table(app_harness, new_pag
     row = b2.locator(".my-table").first
     expect(row).to_have_attribute("href", f"/mesa/{code}")
     expect(row).to_contain_text("SUA VEZ")
+    expect(b2).to_have_title("● Sua vez (1) · Pife ou Cacheta")  # the home tab says it too
     expect(row).to_contain_text("Ana, Bruno")
     expect(row).to_contain_text("Pife")
     expect(row).to_contain_text(re.compile(r"agora mesmo|há \d+ segundos"))
@@ -46,11 +47,14 @@ def test_closed_tabs_then_my_tables_leads_back_to_the_table(app_harness, new_pag
     lobby_a.goto(app_harness.frontend_url)
     a_row = lobby_a.locator(f'.my-table[href="/mesa/{code}"]')
     expect(a_row).to_contain_text("Vez de Bruno")
+    expect(lobby_a).to_have_title("Pife ou Cacheta")  # nothing for Ana to do
     shots_all(lobby_a, "my_tables")
     # Bruno goes back through the list and plays his turn
     row.click()
     b2.wait_for_url(f"**/mesa/{code}")
     expect(hand(b2)).to_have_count(9)
+    # the link is gone with the lobby: the focus is on the table's title, not lost on the body
+    expect(b2.get_by_role("heading", level=1)).to_be_focused()
     b2.get_by_role("button", name="COMPRAR", exact=True).click()
     expect(hand(b2)).to_have_count(10)
     first = hand(b2).first.get_attribute("id")
@@ -58,6 +62,7 @@ def test_closed_tabs_then_my_tables_leads_back_to_the_table(app_harness, new_pag
     expect(b2.get_by_test_id("discard").locator("[data-card]")).to_have_count(1)
     # Ana's lobby tab follows without a reload: her move now (or the round is over)
     expect(a_row).to_contain_text(re.compile("SUA VEZ"))
+    expect(lobby_a).to_have_title("● Sua vez (1) · Pife ou Cacheta")
     expect(lobby_a.locator(".my-table").first).to_have_attribute("href", f"/mesa/{code}")
     shots_all(lobby_a, "my_tables_your_turn")
     assert any(code in f for f in frames.frames)  # the list itself came through these frames
@@ -164,6 +169,7 @@ def test_rules_page_in_both_languages(app_harness, new_page, shots_all):
     pt.locator("#rules-link").click()
     pt.wait_for_url("**/regras")
     expect(pt.locator("#rules-title")).to_have_text("Regras do Pife e da Cacheta")
+    expect(pt.locator("#rules-title")).to_be_focused()  # the new page's title (WCAG 2.4.3)
     expect(pt.locator("#rules-melds")).to_contain_text("Trincas e sequências")
     for caption, cards in (
         ("Trinca: três setes de naipes diferentes", ["7C", "7H", "7S"]),
@@ -183,6 +189,7 @@ def test_rules_page_in_both_languages(app_harness, new_page, shots_all):
     expect(es.get_by_role("group", name="Trío: tres sietes de palos distintos")).to_be_visible()
     es.locator("#rules-back").click()
     expect(es.get_by_role("button", name="CREAR MESA")).to_be_visible()
+    expect(es.get_by_role("heading", name="Crear una mesa")).to_be_focused()
 
 
 def test_rules_from_the_waiting_room_and_the_pause_menu(app_harness, new_page, shot):

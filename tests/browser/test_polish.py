@@ -104,6 +104,14 @@ def test_unknown_address_shows_a_translated_404(app_harness, new_page):
     expect(es.get_by_role("button", name="CREAR MESA")).to_be_visible()
 
 
+def test_a_table_that_does_not_exist_says_so_in_the_tab_title(app_harness, new_page):
+    es = new_page(width=PHONE, height=844, locale="es-AR")
+    es.goto(app_harness.frontend_url.rstrip("/") + "/mesa/no-existe")
+    expect(es.get_by_text("Esta mesa no existe o expiró.")).to_be_visible()
+    # not "Cacheta", as if a game were open in the tab
+    expect(es).to_have_title("Pife o Cacheta · Página no encontrada")
+
+
 DOLLARS = "R$ $& $' $` $1 fim"  # JavaScript's replacement patterns in a display name
 
 

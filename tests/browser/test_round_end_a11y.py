@@ -42,9 +42,12 @@ def _toast_region_named(page: Page) -> None:
 
 
 def _replay_named(page: Page, lang: str, vira: str, wild: str) -> None:
-    """REVER A RODADA: the slider's name and value text follow the steps; the vira and the wild."""
+    """REVER A RODADA: the slider's name and value text follow the steps; the vira and the wild;
+    closed, the focus is back on the button that opened it."""
     w = WORDS[lang]
-    page.locator("#replay-button").click()
+    opener = page.locator("#replay-button")
+    opener.focus()
+    page.keyboard.press("Enter")  # opened by keyboard: Escape gives the focus back to this button
     rd = page.locator("#replay-dialog")
     slider = rd.get_by_role("slider", name=w["slider"], exact=True)
     expect(slider).to_have_count(1)
@@ -61,8 +64,9 @@ def _replay_named(page: Page, lang: str, vira: str, wild: str) -> None:
     expect(rd.locator("#replay-vira [data-card]")).to_have_attribute("data-card", vira)
     expect(rd.locator("#replay-wild")).to_contain_text(w["wild"])
     expect(rd.locator("#replay-wild [data-card]")).to_have_attribute("data-card", wild)
-    rd.locator("#replay-close").click()
+    page.keyboard.press("Escape")
     expect(rd).to_have_count(0)
+    expect(opener).to_be_focused()  # where the player was, not FIM DA RODADA's title (WCAG 2.4.3)
 
 
 def test_round_ended_by_the_other_player_focus_replay_and_toasts(app_harness, new_page) -> None:

@@ -138,3 +138,24 @@ def test_verificar_and_the_downloaded_record(app_harness, new_page, tmp_path) ->
     s.goto(a.url)
     expect(s.locator("#deal-seed")).to_contain_text(round_seed.hex())
     expect(s.locator("#verify-button")).to_have_count(0)
+    expect(s.locator(".verify-button")).to_have_count(0)
+    # the next round: round 1 is checked from the history's past rounds (RONDAS), Bruno's phone
+    b.set_viewport_size({"width": 390, "height": 844})
+    rb.locator("#replay-close").click()
+    expect(rb).to_have_count(0)
+    b.keyboard.press("Escape")  # the history dialog
+    expect(b.locator("#history-dialog")).to_have_count(0)
+    a.get_by_role("button", name="PRÓXIMA RODADA").click()
+    expect(b.locator("#round-title")).to_have_count(0)
+    expect(b.locator("#verify-button")).to_have_count(0)  # FIM DA RODADA's own is gone
+    b.locator("#history-button").click()
+    b.locator("#dialog-tab-rounds").click()
+    b.locator("#history-dialog .verify-button").first.click()
+    bd = b.locator("#verify-dialog")
+    expect(bd.locator("#verify-verdict")).to_have_text(
+        "Todo coincide: la ronda salió de la semilla revelada y de los aportes."
+    )
+    expect(bd.locator("#verify-seed")).to_contain_text(round_seed.hex())
+    shot(b, "verify_past_round_390_es")
+    bd.locator("#verify-close").click()
+    expect(bd).to_have_count(0)

@@ -173,3 +173,32 @@ def test_rows_carry_the_round_and_cacheta_lives(svc, people):
     svc.start(pife, bia)
     row = next(r for r in svc.my_tables(ana) if r.code == pife)
     assert row.round_number == 1 and row.lives_left == ()
+
+
+def test_a_seat_absent_for_48_hours_puts_the_table_first_for_the_others(svc, people, clock):
+    """Seed 000 line 72: after more than 48 hours without a move by the seat to play, the other
+    players may end the match (ENCERRAR POR AUSÊNCIA): their row says so (``absence``) and comes
+    first, as a move of theirs would; the absent seat's own row is still SUA VEZ."""
+    ana, bia, caio, _ = people
+    quiet = svc.create_table(ana, PIFE)
+    svc.join(quiet, bia)
+    svc.start(quiet, ana)  # Ana deals, seat 1 (Bia) has the turn
+    clock.advance(minutes=1)
+    other = svc.create_table(caio, PIFE)
+    svc.join(other, ana)
+    svc.start(other, caio)  # Ana (seat 1) has the turn here: SUA VEZ, moved last
+    clock.advance(hours=47)
+    rows = svc.my_tables(ana)
+    assert _codes(rows) == [other, quiet] and not rows[1].absence  # 47 h: not yet
+    clock.advance(hours=2)
+    rows = svc.my_tables(ana)
+    row = next(r for r in rows if r.code == quiet)
+    assert row.absence and not row.my_turn and row.turn_name == "Bia"
+    assert not next(r for r in rows if r.code == other).absence  # her own turn there
+    assert _codes(rows) == [other, quiet]  # both ask something of Ana: by last move
+    assert svc.snapshot(quiet, ana).absence_claimable  # the table agrees
+    bias = next(r for r in svc.my_tables(bia) if r.code == quiet)
+    assert bias.my_turn and not bias.absence  # not against oneself
+    # a move by the absent seat takes the claim away again
+    svc.act(quiet, bia, Draw(), expected_version=svc.snapshot(quiet, None).version)
+    assert not next(r for r in svc.my_tables(ana) if r.code == quiet).absence

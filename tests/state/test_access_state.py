@@ -21,7 +21,7 @@ from pifecacheta.service import TableService
 from pifecacheta.state import access
 from pifecacheta.state.access import AccessState, access_link, parse_fragment, qr_data_url
 from pifecacheta.state.browser_scripts import READ_ACCESS_FRAGMENT, turn_signal
-from pifecacheta.state.notices import NoticeState, signal_script
+from pifecacheta.state.notices import ICON, TURN_ICON, NoticeState, lobby_script, signal_script
 from pifecacheta.state.viewer import SECRET_KEY, ViewerState
 
 
@@ -216,3 +216,12 @@ def test_turn_signal_inserts_values_as_json_only():
     assert nasty not in script  # never raw: only inside a JSON string literal
     payload = script[script.rindex("})(") + 3 : -1]
     assert json.loads(payload)["title"] == nasty
+
+
+def test_the_home_tab_counts_the_tables_where_the_player_may_act():
+    two = lobby_script(2, "es")
+    assert f'"title": {json.dumps("● Tu turno (2) · Pife o Cacheta")}' in two
+    assert f'"icon": "{TURN_ICON}"' in two and '"on": true' in two
+    assert '"sound": ""' in two and '"nt": ""' in two  # silent: no chime, no notification
+    none = lobby_script(0, "pt")
+    assert '"title": "Pife ou Cacheta"' in none and f'"icon": "{ICON}"' in none and '"on": false' in none

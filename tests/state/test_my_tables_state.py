@@ -155,7 +155,7 @@ def test_the_list_of_a_lobby_tab_and_nothing_at_a_table(svc):
 
     shown = asyncio.run(mine(f"player:{ana.player_id}"))
     assert [r["code"] for r in shown["recent"]] == [code] and shown["old"] == []
-    assert asyncio.run(mine(code)) == {"recent": [], "old": []}  # at a table: no read at all
+    assert asyncio.run(mine(code)) == {"recent": [], "old": [], "act": 0}  # at a table: no read at all
 
 
 def test_opening_the_link_seats_nobody_until_the_press(svc):
@@ -181,3 +181,19 @@ def test_opening_the_link_seats_nobody_until_the_press(svc):
     creator.run(TableState.remove_seat, 3)
     assert creator.message == "err.no_such_seat"
     assert [s.name for s in svc.snapshot(code, None).seats] == ["Ana", "Tito"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "status"),
+    [
+        ("pt", "Bia está há mais de 48 horas sem jogar: você pode ENCERRAR POR AUSÊNCIA"),
+        ("es", "Bia lleva más de 48 horas sin jugar: puedes TERMINAR POR AUSENCIA"),
+    ],
+)
+def test_a_row_where_the_player_may_end_the_match_by_absence_says_so(lang, status):
+    """Seed 000 line 72: the row names the absent seat and the button, on screen and spoken."""
+    row = rows_for([_row(absence=True, last_move_at=NOW - timedelta(days=2))], NOW, lang)[0]
+    assert row["absence"] and not row["my_turn"]
+    assert row["status"] == status and f". {status}." in row["label"]
+    plain = rows_for([_row()], NOW, lang)[0]
+    assert not plain["absence"] and plain["status"] != status

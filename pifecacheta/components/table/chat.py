@@ -104,7 +104,9 @@ def chat() -> rx.Component:
         rx.box(
             chat_lines_box(lines=TableState.chat_lines),
             style={
-                "max_height": "8em",
+                # a phone's narrow box shows the longest line (200 letters) whole, its time and
+                # author included; a wide one shows it in 8em
+                "max_height": rx.breakpoints(initial="11em", md="8em"),
                 "overflow_y": "auto",
                 "display": "flex",
                 "flex_direction": "column-reverse",

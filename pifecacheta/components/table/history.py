@@ -23,6 +23,7 @@ from pifecacheta.components.common import SR_ONLY, polite_region
 from pifecacheta.components.table.replay import replay_button
 from pifecacheta.components.table.round_over import result_summary
 from pifecacheta.components.table.shared import UI, T, fill_all, fill_in
+from pifecacheta.components.table.verify import verify_button
 from pifecacheta.state.history_ui import HistoryLineUi, RoundUi
 from pifecacheta.state.table import TableState
 from pifecacheta.state.viewer import ViewerState
@@ -117,7 +118,12 @@ def _past_round(r: ObjectVar[RoundUi]) -> rx.Component:
                 spacing="2",
             ),
             result_summary(r),
-            rx.cond(UI.is_player, replay_button(r.round_number)),  # REVER A RODADA
+            rx.cond(  # VERIFICAR and REVER A RODADA: the record holds every hand, for the players
+                UI.is_player,
+                rx.hstack(
+                    verify_button(r.round_number), replay_button(r.round_number), spacing="2", wrap="wrap"
+                ),
+            ),
             spacing="2",
             width="100%",
         ),

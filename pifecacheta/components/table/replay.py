@@ -15,7 +15,7 @@ import reflex as rx
 from reflex_base.vars import ObjectVar
 
 from pifecacheta.components.cards import card_face
-from pifecacheta.components.table.shared import NAME_STYLE, T, badge, fill_in
+from pifecacheta.components.table.shared import NAME_STYLE, T, badge, fill_in, round_button
 from pifecacheta.state.replay import ReplayState, SeatStepUi
 from pifecacheta.state.ui_values import MeldUi
 
@@ -25,14 +25,11 @@ VIRA = ReplayState.vira
 
 def replay_button(round_number: Any, button_id: str | None = None) -> rx.Component:
     """REVER A RODADA for round ``round_number`` (an int Var); ``button_id`` where it is unique."""
-    props: dict[str, Any] = {} if button_id is None else {"id": button_id}
-    return rx.button(  # type: ignore[no-any-return]
+    return round_button(
         T["btn.replay"],
-        on_click=ReplayState.open_replay(round_number),  # type: ignore[operator]
-        variant="soft",
-        color_scheme="amber",
-        class_name="replay-button",
-        **props,
+        ReplayState.open_replay(round_number),  # type: ignore[operator]
+        "replay-button",
+        button_id,
     )
 
 

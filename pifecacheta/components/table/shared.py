@@ -69,6 +69,15 @@ def new_table_link() -> rx.Component:
     return rx.link(T["btn.new_table"], href="/", color_scheme="amber")  # type: ignore[no-any-return]
 
 
+def round_button(label: Any, on_click: Any, class_name: str, button_id: str | None = None) -> rx.Component:
+    """A button about one finished round (REVER A RODADA, VERIFICAR): soft amber, its
+    ``class_name`` everywhere and ``button_id`` where it is unique on the page."""
+    props: dict[str, Any] = {} if button_id is None else {"id": button_id}
+    return rx.button(  # type: ignore[no-any-return]
+        label, on_click=on_click, variant="soft", color_scheme="amber", class_name=class_name, **props
+    )
+
+
 def badge(text: Any, colour: str, **props: Any) -> rx.Component:
     """A small solid badge (TU, VEZ, NA BOA, FORA, ...) in the Radix colour ``colour``."""
     return rx.badge(text, color_scheme=colour, variant="solid", size="1", **props)  # type: ignore[no-any-return]

@@ -4,7 +4,8 @@
 waiting): the commitment of the next deal (``#deal-pending``; once the match is decided, of
 the REVANCHE's first deal), at FIM DA RODADA the round's
 commitment and its revealed seed (``#deal-seed``), the hidden hook that sends this seat's
-contribution, and VERIFICAR, which opens :func:`verify_dialog` (``#verify-dialog``).
+contribution, and VERIFICAR (:func:`verify_button`, also on each past round of the history),
+which opens :func:`verify_dialog` (``#verify-dialog``, once on the table page).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import reflex as rx
 from reflex_base.vars import ObjectVar
 
 from pifecacheta.components.table.replay import replay_button
-from pifecacheta.components.table.shared import UI, WRAP_STYLE, T, fill_in
+from pifecacheta.components.table.shared import UI, WRAP_STYLE, T, fill_in, round_button
 from pifecacheta.state.fair_deal import CheckUi, ContributionUi, FairDealState
 
 HEX_STYLE: dict[str, str] = {
@@ -85,6 +86,17 @@ def _codes() -> rx.Component:
     )
 
 
+def verify_button(round_number: Any, button_id: str | None = None) -> rx.Component:
+    """VERIFICAR for round ``round_number`` (an int Var): opens :func:`verify_dialog` (on the
+    table page once) on that round's checks; ``button_id`` where it is unique."""
+    return round_button(
+        T["btn.verify"],
+        FairDealState.open_verify(round_number),  # type: ignore[operator]
+        "verify-button",
+        button_id,
+    )
+
+
 def deal_panel() -> rx.Component:
     """The verifiable deal: its title, the codes (:func:`_codes`, closed), VERIFICAR and REVER
     once a seed is revealed, the contribution's confirmation."""
@@ -97,13 +109,7 @@ def deal_panel() -> rx.Component:
             rx.cond(  # the record holds every hand: for the people of the table
                 (UI.deal_seed != "") & UI.is_player,
                 rx.hstack(
-                    rx.button(
-                        T["btn.verify"],
-                        on_click=FairDealState.open_verify(UI.round_number),  # type: ignore[operator]
-                        variant="soft",
-                        color_scheme="amber",
-                        id="verify-button",
-                    ),
+                    verify_button(UI.round_number, "verify-button"),
                     replay_button(UI.round_number, "replay-button"),
                     spacing="2",
                     wrap="wrap",
@@ -114,7 +120,6 @@ def deal_panel() -> rx.Component:
                 rx.text(T["deal.sent"], size="2", id="deal-sent", role="status"),
             ),
             _contribution_hook(),
-            verify_dialog(),
             spacing="2",
             width="100%",
             id="deal-panel",

@@ -11,7 +11,7 @@ from typing import Any
 import reflex as rx
 from reflex_base.vars import ObjectVar
 
-from pifecacheta.components.focus import HAND_STOP, want_focus
+from pifecacheta.components.focus import HAND_STOP, page_title, want_focus
 from pifecacheta.components.lobby_name import name_input, name_limit
 from pifecacheta.components.my_tables import FOCUS_RING
 from pifecacheta.components.table.messages import message_callout
@@ -106,6 +106,7 @@ def _title() -> rx.Component:
             T["mode.cacheta"] + " · " + UI.lives_start.to_string() + " " + T["table.lives"],
         ),
         size="5",
+        **page_title(),
     )
 
 
@@ -251,6 +252,7 @@ def expired_room() -> rx.Component:
         rx.heading(
             T["lobby.title"] + " · " + rx.cond(UI.mode == "pife", T["mode.pife"], T["mode.cacheta"]),
             size="5",
+            **page_title(),
         ),
         rx.callout(T["table.expired"], color_scheme="gray", icon="clock", id="table-expired", width="100%"),
         rx.vstack(
