@@ -28,6 +28,7 @@ from .config import Mode, Rules
 from .match import HAND_SIZE, Match, Outcome, Phase, RoundResult, active_seats, wilds_of
 from .one_away import is_one_away
 from .solver import best_go_out
+from .turns import plan_with_discard_top
 
 __all__ = ["PlayerView", "player_view", "spectator_view"]
 
@@ -58,6 +59,10 @@ class PlayerView:
             would be accepted now: the engine's best plan exists, with the same limits as
             ``apply`` (a card taken from the pile stays in the melds and is not the discard,
             line 54). False for every other seat and for spectators.
+        can_take: it is this seat's draw turn and ``TakeDiscard`` (PEGAR DO LIXO) would be
+            accepted now: the pile has a card and, under the house rule
+            ``discard_only_to_go_out`` (seed 000 line 38), the seat goes out with it. False for
+            every other seat and for spectators.
     """
 
     seat: int | None
@@ -86,6 +91,7 @@ class PlayerView:
     version: int
     can_announce: bool
     can_go_out: bool = False
+    can_take: bool = False
 
 
 def _view(match: Match, seat: int | None) -> PlayerView:
@@ -124,6 +130,17 @@ def _view(match: Match, seat: int | None) -> PlayerView:
         )
         is not None
     )
+    can_take = (
+        own
+        and r.phase is Phase.DRAW
+        and seat == r.turn
+        and match.outcome is None
+        and bool(r.discard_pile)
+        and (
+            not match.rules.discard_only_to_go_out
+            or plan_with_discard_top(match, r, hand, r.discard_pile[-1]) is not None
+        )
+    )
     out = (
         frozenset(s for s in range(match.seats) if match.lives[s] == 0)
         if match.rules.mode is Mode.CACHETA
@@ -156,6 +173,7 @@ def _view(match: Match, seat: int | None) -> PlayerView:
         version=match.version,
         can_announce=bool(can_announce),
         can_go_out=bool(can_go_out),
+        can_take=bool(can_take),
     )
 
 

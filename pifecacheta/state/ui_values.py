@@ -177,6 +177,9 @@ class TableUi(ResultUi):
     can_discard: bool = False
     can_announce: bool = False
     can_go_out: bool = False  # BATER would be accepted now (the button is enabled only then)
+    # PEGAR DO LIXO would be accepted now: a card on the pile and, under "o lixo só para bater"
+    # (seed 000 line 38), a go-out with it (the button is enabled only then)
+    can_take: bool = False
     can_next_round: bool = False
     # this player has played a turn of the round in play (and is not in the middle of one):
     # the last round's summary card (components/table/last_round.py) goes away then

@@ -181,6 +181,7 @@ def table_ui(snap: TableSnapshot) -> TableUi:
     ui.can_discard = ui.my_turn and phase == "discard"
     ui.can_announce = view.can_announce
     ui.can_go_out = ui.can_discard and view.can_go_out
+    ui.can_take = ui.can_draw and view.can_take
     ui.round_over = phase == "round_over"
     ui.match_over = phase == "match_over" or snap.status == "finished"
     ui.match_decided = ui.match_over or view.outcome is not None

@@ -18,10 +18,10 @@ import pytest
 from _flows import SIZES, browser_identity, in_process_service, join_table
 from _frames import Recorder, parse_frame
 from _planner import greedy_game
-from _replay import hand, play_moves
+from _replay import act, hand, play_moves
 from playwright.sync_api import Page, expect
 
-from pifecacheta.rules import CACHETA_7, Discard, GoOut, apply, new_match, player_view
+from pifecacheta.rules import CACHETA_7, Discard, Draw, GoOut, TakeDiscard, apply, new_match, player_view
 from pifecacheta.rules.melds import wild_faces
 from pifecacheta.rules.solver import best_go_out
 from pifecacheta.state.hints import hints_for
@@ -268,3 +268,33 @@ def test_a_go_out_only_the_house_rule_allows_with_dicas(app_harness, new_page):
             assert any(h["melded"] for h in got)
         own = _own_hints(log, seat)
         assert all(h in own for h in got), (seat, [h for h in got if h not in own][:1])
+
+
+def test_pegar_do_lixo_is_enabled_only_for_a_go_out_under_the_pile_rule(app_harness, new_page):
+    """ "Lixo só para bater" (seed 000 line 38): PEGAR DO LIXO is enabled only when the top card
+    lets the player go out (``PlayerView.can_take``), as the engine accepts it; COMPRAR stays."""
+    svc = in_process_service()
+    if svc is None:
+        pytest.skip("the app's service runs in another process")
+    os.environ["PIFECACHETA_FIXED_SEED"] = str(SEED)
+    a = new_page(width=390, height=844)
+    _create(a, app_harness.frontend_url, ("Lixo só para bater",), hints=False)
+    b = new_page(width=390, height=844, locale="es-AR")
+    join_table(b, a.url, "Bruno", "es")
+    a.get_by_role("button", name="COMEÇAR").click()
+    expect(hand(a)).to_have_count(9)
+    code = a.url.rstrip("/").rsplit("/", 1)[-1]
+    who = {0: browser_identity(a, "Ana"), 1: browser_identity(b, "Bruno")}
+    act(svc, code, who[1], Draw())  # Bruno plays first: he draws and discards his first card
+    act(svc, code, who[1], Discard(svc.snapshot(code, who[1]).view.hand[0]))
+    expect(a.get_by_test_id("discard").locator("[data-card]")).to_have_count(1)
+    with pytest.raises(ValueError) as refused:  # this deal: Ana cannot go out with that card
+        act(svc, code, who[0], TakeDiscard())
+    assert getattr(refused.value, "code", "") == "discard_only_to_go_out"  # refused: nothing changed
+    expect(a.get_by_role("button", name="COMPRAR", exact=True)).to_be_enabled()
+    expect(a.get_by_role("button", name="PEGAR DO LIXO", exact=True)).to_be_disabled()
+    status = a.locator("#status-line")
+    expect(status).to_have_text("Sua vez: clique em COMPRAR (ou no monte).", use_inner_text=True)
+    _shots(a, "table_pile_only_to_go_out_pt")
+    a.get_by_role("button", name="COMPRAR", exact=True).click()
+    expect(hand(a)).to_have_count(10)

@@ -146,9 +146,10 @@ _SCROLL_TO_OLDEST = """() => new Promise(done => {
 def test_chat_opens_on_its_newest_line_and_follows_new_ones(app_harness, new_page):
     svc = service_or_skip()
     a, b, code, who, _final, _log = _cacheta(new_page, app_harness, size=(390, 844))
+    long = ", uma frase que ocupa duas linhas num telefone"  # 11em high there: about 8 short lines
     for n in range(4):  # more lines than the box shows
-        svc.chat(code, who[0], f"linha {n} de Ana")
-        svc.chat(code, who[1], f"línea {n} de Bruno")
+        svc.chat(code, who[0], f"linha {n} de Ana{long}")
+        svc.chat(code, who[1], f"línea {n} de Bruno{long}")
     a.reload()
     expect(a.locator("#chat-log")).to_contain_text("línea 3 de Bruno")
     a.wait_for_function(_SHOWN, arg="línea 3 de Bruno")  # on load: the newest line

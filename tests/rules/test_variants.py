@@ -22,6 +22,8 @@ from pifecacheta.rules import (
     apply,
     legal_actions,
     parse_hand,
+    player_view,
+    spectator_view,
 )
 
 C = Card.parse
@@ -88,6 +90,24 @@ def test_only_to_go_out_counts_a_wild_from_the_pile_as_itself() -> None:
     assert code_of(m, 1, TakeDiscard()) == "discard_only_to_go_out"
     m = make(rules, [FAR, "7C 7D AH 2H 3H 5C 5D 5S 2D", FAR2], pile="7H'", vira="6H")
     assert TakeDiscard() in legal_actions(m, 1)
+
+
+def test_the_view_says_whether_the_pile_may_be_taken_as_legal_actions_do() -> None:
+    """``PlayerView.can_take`` (PEGAR DO LIXO enabled) agrees with ``legal_actions``: under the
+    variant only when the top card lets the seat go out; otherwise whenever the pile has a card;
+    never for another seat, a spectator or the discard phase."""
+    for rules, pile, expected in (
+        (ONLY, "KC", False),
+        (ONLY, "JS", True),
+        (PIFE, "KC", True),
+        (PIFE, "", False),
+    ):
+        m = make(rules, [FAR, ONE_AWAY], pile=pile)
+        assert player_view(m, 1).can_take is expected
+        assert (TakeDiscard() in legal_actions(m, 1)) is expected
+        assert not player_view(m, 0).can_take and not spectator_view(m).can_take
+    taken = apply(make(ONLY, [FAR, ONE_AWAY], pile="JS"), 1, TakeDiscard())
+    assert not player_view(taken, 1).can_take  # the discard phase
 
 
 # --- rebuild_without_shuffle (seed 000 line 33) ----------------------------------------------

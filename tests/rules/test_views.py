@@ -144,7 +144,7 @@ def test_view_fields_are_the_contract() -> None:
         "seat", "rules", "seats", "round_number", "dealer", "turn", "phase", "hand", "hand_counts",
         "stock_size", "discard_pile", "discarded_by", "vira", "wilds", "lives", "out", "left",
         "announced", "picked_up", "taken", "plain", "result", "outcome", "version", "can_announce",
-        "can_go_out",
+        "can_go_out", "can_take",
     }  # fmt: skip
 
 

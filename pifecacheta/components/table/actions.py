@@ -36,7 +36,10 @@ def status_line() -> rx.Component:
             T["turn.out"],
             rx.cond(
                 UI.can_draw,
-                _by_pointer("turn.draw"),
+                # the lixo named only when PEGAR DO LIXO is enabled ("Lixo só para bater")
+                rx.cond(
+                    UI.can_take | ~UI.has_discard, _by_pointer("turn.draw"), _by_pointer("turn.draw_stock")
+                ),
                 rx.cond(
                     UI.can_discard,
                     rx.cond(SELECTED.value != "", _by_pointer("turn.selected"), _discard_hint()),
@@ -75,7 +78,7 @@ def actions() -> rx.Component:
         rx.button(
             T["btn.take"],
             on_click=[TableState.take(UI.version), want_focus(card_in_hand(UI.discard_top.id))],  # type: ignore[operator]
-            disabled=~UI.can_draw | ~UI.has_discard,
+            disabled=~UI.can_take,
             aria_keyshortcuts=key_of("take"),
             color_scheme="amber",
             size="3",
