@@ -84,7 +84,7 @@ _KEEPER = (
     f" want = {{sels: [{json.dumps(PAGE_TITLE)}], until: Date.now() + wantMs}}; last = null; }} }}"
     " const title = document.querySelector(fallback[0]);"
     " if (title && played && usable(title)) { played = false; const a = document.activeElement;"
-    " if (!(a && a.closest && a.closest('[role=dialog],[role=alertdialog]'))) {"
+    " if (!inDialog(a)) {"
     " want = null; last = title; go(title); return; } }"
     " if (!title && document.querySelector(playing)) played = true;"
     " if (want) { if (Date.now() > want.until) { want = null; } else { const el = pick(want.sels);"

@@ -38,33 +38,37 @@ def table_mode() -> rx.Var[str]:
     return rx.cond(ui.found, ui.mode, rx.cond(TableState.me == "", "", "missing"))  # type: ignore[no-any-return]
 
 
+def _mounted_on_change(event: Any, box_id: str, *keys: rx.Var[str]) -> rx.Component:
+    """An invisible box that sends ``event`` each time it mounts, and mounts again whenever
+    one of ``keys`` changes (the key sits on a wrapper: the box's own on_mount lives in its
+    memo component)."""
+    box = rx.box(on_mount=event, id=box_id, aria_hidden="true", style={"display": "none"})
+    key = rx.Var.create(list(keys)).to(list).join("|")
+    return rx.fragment(box, key=key)  # type: ignore[no-any-return]
+
+
 def _signal_box(reason: str, lang: str) -> rx.Component:
+    # a new game or new names (the table loaded, a seat taken): a new title
     names = seat_names()
     mode = table_mode()
-    box = rx.box(
-        on_mount=NoticeState.signal(reason, mode, names),  # type: ignore[operator]
-        id=f"turn-signal-{reason or 'none'}-{lang}",
-        aria_hidden="true",
-        style={"display": "none"},
+    return _mounted_on_change(
+        NoticeState.signal(reason, mode, names),  # type: ignore[operator]
+        f"turn-signal-{reason or 'none'}-{lang}",
+        mode,
+        names,
     )
-    # a new game or new names (the table loaded, a seat taken) mount the box again: a new
-    # title (the key sits on a wrapper: the box's own on_mount lives in its memo component)
-    key = rx.Var.create([mode, names]).to(list).join("|")
-    return rx.fragment(box, key=key)  # type: ignore[no-any-return]
 
 
 def lobby_signal(count: rx.Var[int]) -> rx.Component:
     """The home tab's title and icon for ``count`` tables where the player may act (MINHAS
-    MESAS' SUA VEZ and AUSÊNCIA rows): an invisible box that mounts again when the count or
-    the language changes and asks :meth:`NoticeState.lobby_signal` for the snippet."""
-    box = rx.box(
-        on_mount=NoticeState.lobby_signal(count),  # type: ignore[operator]
-        id="lobby-signal",
-        aria_hidden="true",
-        style={"display": "none"},
+    MESAS' SUA VEZ and AUSÊNCIA rows): sent again when the count or the language changes
+    (:meth:`NoticeState.lobby_signal`)."""
+    return _mounted_on_change(
+        NoticeState.lobby_signal(count),  # type: ignore[operator]
+        "lobby-signal",
+        count.to_string(),
+        ViewerState.language,
     )
-    key = rx.Var.create([count.to_string(), ViewerState.language]).to(list).join("|")
-    return rx.fragment(box, key=key)  # type: ignore[no-any-return]
 
 
 def turn_signal() -> rx.Component:

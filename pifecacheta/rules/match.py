@@ -58,7 +58,7 @@ from .errors import IllegalActionError, RulesError
 from .one_away import is_one_away
 from .shuffle import RoundKey
 from .solver import best_go_out, go_out_with_discard
-from .turns import HANDLERS, active_seats, deal_round, plain_in, plan_with_discard_top, wilds_of
+from .turns import HANDLERS, active_seats, deal_round, pile_top_takeable, plain_in, wilds_of
 from .values import HAND_SIZE, Match, Outcome, Phase, Round, RoundResult, Termination
 
 __all__ = [
@@ -141,10 +141,8 @@ def legal_actions(match: Match, seat: int) -> tuple[Action, ...]:
     out: list[Action] = []
     if seat == r.turn and r.phase is Phase.DRAW:
         out.append(Draw())
-        if r.discard_pile:
-            top = r.discard_pile[-1]
-            if not rules.discard_only_to_go_out or plan_with_discard_top(match, r, hand, top):
-                out.append(TakeDiscard())
+        if pile_top_takeable(match, r, hand):
+            out.append(TakeDiscard())
     elif seat == r.turn and r.phase is Phase.DISCARD:
         forbidden = frozenset() if r.taken is None else frozenset({r.taken.face})
         if best_go_out(

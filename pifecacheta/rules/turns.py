@@ -231,6 +231,16 @@ def plan_with_discard_top(match: Match, r: Round, hand9: Sequence[Card], card: C
     )
 
 
+def pile_top_takeable(match: Match, r: Round, hand9: Sequence[Card]) -> bool:
+    """True when ``hand9``'s seat, at its draw, may take the top of ``r``'s pile: the pile has
+    a card and, under the variant ``discard_only_to_go_out`` (seed 000 line 38), the seat goes
+    out with it (:func:`plan_with_discard_top`). The turn and phase are the caller's to check."""
+    if not r.discard_pile:
+        return False
+    top = r.discard_pile[-1]
+    return not match.rules.discard_only_to_go_out or plan_with_discard_top(match, r, hand9, top) is not None
+
+
 def _check_not_taken(r: Round, card: Card) -> None:
     """Refuse the card taken from the pile this turn, or its twin, with ``taken_card``
     (seed 000 line 54)."""

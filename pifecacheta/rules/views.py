@@ -28,7 +28,7 @@ from .config import Mode, Rules
 from .match import HAND_SIZE, Match, Outcome, Phase, RoundResult, active_seats, wilds_of
 from .one_away import is_one_away
 from .solver import best_go_out
-from .turns import plan_with_discard_top
+from .turns import pile_top_takeable
 
 __all__ = ["PlayerView", "player_view", "spectator_view"]
 
@@ -135,11 +135,7 @@ def _view(match: Match, seat: int | None) -> PlayerView:
         and r.phase is Phase.DRAW
         and seat == r.turn
         and match.outcome is None
-        and bool(r.discard_pile)
-        and (
-            not match.rules.discard_only_to_go_out
-            or plan_with_discard_top(match, r, hand, r.discard_pile[-1]) is not None
-        )
+        and pile_top_takeable(match, r, hand)
     )
     out = (
         frozenset(s for s in range(match.seats) if match.lives[s] == 0)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import re
 
+from pifecacheta import i18n
+
 READ_ACCESS_FRAGMENT = (
     "(() => { const key = window.location.hash.slice(1);"
     " window.history.replaceState(null, '', window.location.pathname); return key; })()"
@@ -129,17 +131,20 @@ def kept_contribution(commitment: str) -> str:
     )
 
 
+LANG_STORAGE = "pc_lang"
+"""The localStorage name of the player's language (``ViewerState.lang``)."""
+
 LANGUAGE_FROM_BROWSER = (
-    "(() => { try { if (localStorage.getItem('pc_lang')) return;"
+    f"((key, known) => {{ try {{ if (localStorage.getItem(key)) return;"
     " const langs = navigator.languages && navigator.languages.length ? navigator.languages"
     " : [navigator.language || ''];"
     " for (const l of langs) { const p = String(l).toLowerCase().split('-')[0];"
-    " if (p === 'pt' || p === 'es') { localStorage.setItem('pc_lang', p); return; } }"
-    " } catch (e) {} })()"
+    " if (known.includes(p)) { localStorage.setItem(key, p); return; } }"
+    f" }} catch (e) {{}} }})({json.dumps(LANG_STORAGE)}, {json.dumps(list(i18n.LANGUAGES))})"
 )
 """The first visit's language from the browser's own list (``navigator.languages``): the first
-of pt and es in it goes to ``localStorage.pc_lang`` (``ViewerState.lang``) before the page
-connects, unless the player already has one. A script of every page's head.
+of :data:`~pifecacheta.i18n.LANGUAGES` in it goes to ``localStorage`` (:data:`LANG_STORAGE`)
+before the page connects, unless the player already has one. A script of every page's head.
 
 The websocket's ``Accept-Language`` (``ViewerState.pick_language``, the fallback when neither
 language is in the list) is not always the browser's list: headless Chromium 150 sends

@@ -21,6 +21,7 @@ from reflex_base.constants.state import FIELD_MARKER
 from pifecacheta import i18n
 from pifecacheta.components.reflex_private import override_base_method
 from pifecacheta.service import get_service
+from pifecacheta.state.browser_scripts import LANG_STORAGE
 
 SECRET_KEY = "secret" + FIELD_MARKER  # the secret's name in a delta (Reflex's field marker)
 
@@ -36,7 +37,7 @@ class ViewerState(rx.State):
     The browser still sends it with each page load (Reflex hydrates localStorage values).
     """
 
-    lang: str = rx.LocalStorage("", name="pc_lang", sync=True)
+    lang: str = rx.LocalStorage("", name=LANG_STORAGE, sync=True)
     deck: str = rx.LocalStorage("", name="pc_deck", sync=True)
     sort_rank: str = rx.LocalStorage("", name="pc_sort")  # "1": by rank, else by suit
     player_id: str = rx.LocalStorage("", name="pc_player")
