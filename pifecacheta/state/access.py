@@ -148,7 +148,7 @@ class AccessState(rx.State):
         """The fragment of a personal link: when it names a player by its current secret, this
         browser becomes that player and goes to the lobby; else says the link was replaced or
         is not valid (nothing is stored, no player is created). The link's language becomes this
-        browser's: the player moves to another device, choices and all."""
+        browser's: the player moves to another device and keeps speaking the same language."""
         viewer = await self.get_state(ViewerState)
         viewer.pick_language()
         parsed = parse_fragment(str(fragment or ""))
