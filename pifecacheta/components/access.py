@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from pifecacheta.components.common import mounted_on_change
 from pifecacheta.components.focus import page_title
 from pifecacheta.components.notices import notice_controls
 from pifecacheta.components.table.dialogs import confirm
@@ -122,6 +123,8 @@ def access_panel() -> rx.Component:
             t["access.warning"], icon="key-round", color_scheme="orange", role="note", id="access-warning"
         ),
         rx.cond(AccessState.link != "", _link_and_qr(), rx.center(rx.spinner(size="3"), width="100%")),
+        # the link carries the language: shown again at each switch of language
+        mounted_on_change(AccessState.relink, "access-relink", ViewerState.language),
         rx.separator(),
         _renew(),
         rx.separator(),

@@ -34,6 +34,15 @@ SR_ONLY: dict[str, str] = {
 }
 
 
+def mounted_on_change(event: Any, box_id: str, *keys: rx.Var[str]) -> rx.Component:
+    """An invisible box that sends ``event`` each time it mounts, and mounts again whenever
+    one of ``keys`` changes (the key sits on a wrapper: the box's own on_mount lives in its
+    memo component)."""
+    box = rx.box(on_mount=event, id=box_id, aria_hidden="true", style={"display": "none"})
+    key = rx.Var.create(list(keys)).to(list).join("|")
+    return rx.fragment(box, key=key)  # type: ignore[no-any-return]
+
+
 def polite_region(*children: Any, id: str, atomic: bool = False) -> rx.Component:
     """A visually hidden polite live region (``<div id=... aria-live="polite">``, styled
     :data:`SR_ONLY`): a screen reader says what ``children`` show whenever it changes, after

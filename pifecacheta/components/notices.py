@@ -7,6 +7,7 @@ from typing import Any
 import reflex as rx
 
 from pifecacheta import i18n
+from pifecacheta.components.common import mounted_on_change
 from pifecacheta.state.notices import REASONS, NoticeState
 from pifecacheta.state.table import TableState
 from pifecacheta.state.viewer import ViewerState
@@ -38,20 +39,11 @@ def table_mode() -> rx.Var[str]:
     return rx.cond(ui.found, ui.mode, rx.cond(TableState.me == "", "", "missing"))  # type: ignore[no-any-return]
 
 
-def _mounted_on_change(event: Any, box_id: str, *keys: rx.Var[str]) -> rx.Component:
-    """An invisible box that sends ``event`` each time it mounts, and mounts again whenever
-    one of ``keys`` changes (the key sits on a wrapper: the box's own on_mount lives in its
-    memo component)."""
-    box = rx.box(on_mount=event, id=box_id, aria_hidden="true", style={"display": "none"})
-    key = rx.Var.create(list(keys)).to(list).join("|")
-    return rx.fragment(box, key=key)  # type: ignore[no-any-return]
-
-
 def _signal_box(reason: str, lang: str) -> rx.Component:
     # a new game or new names (the table loaded, a seat taken): a new title
     names = seat_names()
     mode = table_mode()
-    return _mounted_on_change(
+    return mounted_on_change(
         NoticeState.signal(reason, mode, names),  # type: ignore[operator]
         f"turn-signal-{reason or 'none'}-{lang}",
         mode,
@@ -63,7 +55,7 @@ def lobby_signal(count: rx.Var[int]) -> rx.Component:
     """The home tab's title and icon for ``count`` tables where the player may act (MINHAS
     MESAS' SUA VEZ and AUSÊNCIA rows): sent again when the count or the language changes
     (:meth:`NoticeState.lobby_signal`)."""
-    return _mounted_on_change(
+    return mounted_on_change(
         NoticeState.lobby_signal(count),  # type: ignore[operator]
         "lobby-signal",
         count.to_string(),

@@ -1,6 +1,7 @@
 """Meu acesso / Mi acceso: the personal link that makes another browser the same player.
 
-The link is ``<origin>/acesso/entrar#<player_id>.<secret>``: the credential rides in the
+The link is ``<origin>/acesso/entrar#<player_id>.<secret>.<lang>``: the credential and the
+player's language (``pt``/``es``, so that the other device speaks it at once) ride in the
 fragment, which no HTTP request carries, and the page that opens it takes it out of the address
 bar at once (:data:`~pifecacheta.state.browser_scripts.READ_ACCESS_FRAGMENT`), stores it in this
 browser (``ViewerState.adopt``) and goes to the lobby. The link and its QR code (an SVG drawn by
@@ -17,41 +18,59 @@ from __future__ import annotations
 import asyncio
 import builtins
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 import reflex as rx
 import segno
 from reflex_base.constants.state import FIELD_MARKER
 
+from pifecacheta import i18n
 from pifecacheta.components.reflex_private import override_base_method
 from pifecacheta.service import AccessReplaced, get_service
 from pifecacheta.state.browser_scripts import READ_ACCESS_FRAGMENT
 from pifecacheta.state.viewer import ViewerState
 
 ENTER_PATH = "/acesso/entrar"
-# a fragment as the link writes it: 32 hex digits, a dot, the token_urlsafe secret
-_FRAGMENT = re.compile(r"^([0-9a-f]{32})\.([A-Za-z0-9_-]{20,100})$")
+# a fragment as the link writes it: 32 hex digits, a dot, the token_urlsafe secret (no dot in
+# its alphabet), then a dot and the language (older links have none)
+_FRAGMENT = re.compile(r"^([0-9a-f]{32})\.([A-Za-z0-9_-]{20,100})(?:\.([a-z]{2}))?$")
 
 
-def access_link(origin: str, player_id: str, secret: str) -> str:
-    """The personal link of ``player_id`` on the site at ``origin`` (no trailing slash).
+class LinkKey(NamedTuple):
+    """What a personal link's fragment carries: the player, its secret, and the language the
+    player had chosen when the link was shown (one of :data:`~pifecacheta.i18n.LANGUAGES`, or
+    None when the link has none or names another)."""
 
-    >>> access_link("https://x.example", "ab" * 16, "s3cr3t")
-    'https://x.example/acesso/entrar#abababababababababababababababab.s3cr3t'
+    player_id: str
+    secret: str
+    lang: str | None
+
+
+def access_link(origin: str, player_id: str, secret: str, lang: str) -> str:
+    """The personal link of ``player_id`` on the site at ``origin`` (no trailing slash), to be
+    opened in ``lang``.
+
+    >>> access_link("https://x.example", "ab" * 16, "s3cr3t", "es")
+    'https://x.example/acesso/entrar#abababababababababababababababab.s3cr3t.es'
     """
-    return f"{origin}{ENTER_PATH}#{player_id}.{secret}"
+    return f"{origin}{ENTER_PATH}#{player_id}.{secret}.{lang}"
 
 
-def parse_fragment(fragment: str) -> tuple[str, str] | None:
-    """``(player_id, secret)`` from a personal link's fragment (without ``#``), or None.
+def parse_fragment(fragment: str) -> LinkKey | None:
+    """The :class:`LinkKey` of a personal link's fragment (without ``#``), or None.
 
-    >>> parse_fragment("ab" * 16 + ".abcdefghijklmnopqrstuvwxyz012345")
-    ('abababababababababababababababab', 'abcdefghijklmnopqrstuvwxyz012345')
+    >>> parse_fragment("ab" * 16 + ".abcdefghijklmnopqrstuvwxyz012345.es").lang
+    'es'
+    >>> parse_fragment("ab" * 16 + ".abcdefghijklmnopqrstuvwxyz012345").lang is None
+    True
     >>> parse_fragment("nonsense") is None
     True
     """
     m = _FRAGMENT.match(fragment.strip())
-    return (m.group(1), m.group(2)) if m else None
+    if m is None:
+        return None
+    lang = m.group(3) if m.group(3) in i18n.LANGUAGES else None
+    return LinkKey(m.group(1), m.group(2), lang)
 
 
 def qr_data_url(link: str) -> str:
@@ -93,8 +112,13 @@ class AccessState(rx.State):
             self.link = self.qr = ""
             return
         origin = str(getattr(self.router.url, "origin", "") or "")
-        self.link = access_link(origin, viewer.player_id, viewer.secret)
+        self.link = access_link(origin, viewer.player_id, viewer.secret, viewer.language)
         self.qr = qr_data_url(self.link)
+
+    @rx.event
+    async def relink(self) -> None:
+        """The link and QR again, in the language just chosen (the language switch of ``/acesso``)."""
+        await self._show()
 
     @rx.event
     def copy(self) -> Any:
@@ -123,7 +147,8 @@ class AccessState(rx.State):
     async def claim(self, fragment: Any) -> Any:
         """The fragment of a personal link: when it names a player by its current secret, this
         browser becomes that player and goes to the lobby; else says the link was replaced or
-        is not valid (nothing is stored, no player is created)."""
+        is not valid (nothing is stored, no player is created). The link's language becomes this
+        browser's: the player moves to another device and keeps speaking the same language."""
         viewer = await self.get_state(ViewerState)
         viewer.pick_language()
         parsed = parse_fragment(str(fragment or ""))
@@ -131,7 +156,7 @@ class AccessState(rx.State):
             self.enter_status = "invalid"
             return None
         try:
-            who = await asyncio.to_thread(get_service().recognise, *parsed)
+            who = await asyncio.to_thread(get_service().recognise, parsed.player_id, parsed.secret)
         except AccessReplaced:
             self.enter_status = "replaced"
             return None
@@ -139,6 +164,8 @@ class AccessState(rx.State):
             self.enter_status = "invalid"
             return None
         viewer.adopt(who.player_id, who.secret, who.name)
+        if parsed.lang is not None:
+            viewer.lang = parsed.lang
         self.entered_pending, self.entered_as = who.name, ""
         return rx.redirect("/", replace=True)
 

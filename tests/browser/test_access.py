@@ -62,20 +62,28 @@ def test_personal_link_moves_the_player_and_a_new_key_cuts_the_old_browser_off(a
     a.locator("#pause-access").click()
     a.wait_for_url("**/acesso")
     expect(a.locator("#access-warning")).to_contain_text("Este link é uma chave")
-    link = f"{url}/acesso/entrar#{pid}.{s1}"
+    link = f"{url}/acesso/entrar#{pid}.{s1}.pt"  # the link carries the player's language
+    expect(a.locator("#access-link")).to_have_value(link)
+    a.locator("#lang-es").click()
+    link_es = f"{url}/acesso/entrar#{pid}.{s1}.es"
+    expect(a.locator("#access-link")).to_have_value(link_es)
+    a.locator("#lang-pt").click()
     expect(a.locator("#access-link")).to_have_value(link)
     assert (a.locator("#access-qr").get_attribute("src") or "").startswith("data:image/svg+xml")
     expect(a.locator("#access-qr")).to_have_attribute("alt", "Código QR do seu link pessoal")
     shots4(a, "access_panel")
 
-    # a phone opens the link: it becomes Ana, the key leaves the address bar, the lobby shows
+    # a phone opens the link Ana copied in Spanish: it becomes Ana, speaks Spanish, the key
+    # leaves the address bar, the lobby shows
     phone = new_page(width=390, height=844)
     fp = LabelledFrames(phone)
     fp.label = "link"
-    phone.goto(link)
+    phone.goto(link_es)
     phone.wait_for_url(lambda u: urlparse(u).path == "/")
     assert "#" not in phone.evaluate("location.href") and s1 not in phone.evaluate("location.href")
     expect(phone.locator("#name-input")).to_have_value("Ana")
+    expect(phone.locator("#lang-es")).to_have_attribute("aria-pressed", "true")
+    expect(phone.locator("html")).to_have_attribute("lang", "es")
     assert stored_identity(phone) == (pid, s1)
     shots4(phone, "lobby_access_link")
     fp.step("table")
@@ -114,7 +122,7 @@ def test_personal_link_moves_the_player_and_a_new_key_cuts_the_old_browser_off(a
     expect(phone.locator("#access-link")).not_to_have_value(link)
     pid2, s2 = stored_identity(phone)
     assert pid2 == pid and s2 != s1
-    expect(phone.locator("#access-link")).to_have_value(f"{url}/acesso/entrar#{pid}.{s2}")
+    expect(phone.locator("#access-link")).to_have_value(f"{url}/acesso/entrar#{pid}.{s2}.pt")
     fp.step("after")
     phone.goto(table_url)
     expect(hand(phone)).to_have_count(9)
@@ -153,7 +161,7 @@ def test_personal_link_moves_the_player_and_a_new_key_cuts_the_old_browser_off(a
     fp.settle()
     for rec in (fa, fp):
         # the link itself is the only address with the key (its fragment: never sent over HTTP)
-        leaked = [u for u in rec.urls if (s1 in u or s2 in u) and u != link]
+        leaked = [u for u in rec.urls if (s1 in u or s2 in u) and u not in (link, link_es)]
         assert not leaked, leaked
     assert any(u.startswith("ws") for u in fp.urls)  # the websocket's address was checked too
     assert fa.labels_with(s1) <= {"first-visit", "acesso"}, fa.labels_with(s1)

@@ -109,6 +109,19 @@ def test_claiming_a_personal_link_makes_this_browser_the_player(svc):
     assert any(SECRET_KEY in d for d in delta.values())  # the link's own page stores it
     assert _players(svc) == players
 
+    def claim_in(lang: str, link_lang: str) -> Any:
+        async def run(viewer, access_state, _n):
+            viewer.lang = lang  # this browser's own language before the link
+            await AccessState.claim.fn(access_state, f"{ana.player_id}.{ana.secret}{link_lang}")
+            return viewer.language, viewer.player_id
+
+        return in_tab(run)
+
+    # the link's language becomes this browser's; a link without one keeps the browser's
+    assert claim_in("pt", ".es") == ("es", ana.player_id)
+    assert claim_in("es", ".pt") == ("pt", ana.player_id)
+    assert claim_in("es", "") == ("es", ana.player_id)
+
     def bad(fragment: str) -> Any:
         async def run(viewer, access_state, _n):
             await AccessState.claim.fn(access_state, fragment)
@@ -133,15 +146,18 @@ def test_renewing_the_key_shows_a_new_link_and_cuts_the_old_one(svc):
 
     secret, link, qr, renewed = in_tab(renew)
     assert secret != ana.secret and renewed
-    assert link.endswith(f"/acesso/entrar#{ana.player_id}.{secret}") and qr.startswith("data:image/svg+xml")
+    assert link.endswith(f"/acesso/entrar#{ana.player_id}.{secret}.pt")
+    assert qr.startswith("data:image/svg+xml")
     assert svc.recognise(ana.player_id, secret) is not None
     with pytest.raises(Exception, match="replaced"):
         svc.recognise(ana.player_id, ana.secret)
 
 
 def test_link_helpers():
-    assert access_link("https://a.b", "c" * 32, "s") == "https://a.b/acesso/entrar#" + "c" * 32 + ".s"
-    assert parse_fragment("c" * 32 + "." + "k" * 43) == ("c" * 32, "k" * 43)
+    assert access_link("https://a.b", "c" * 32, "s", "es") == f"https://a.b/acesso/entrar#{'c' * 32}.s.es"
+    assert parse_fragment("c" * 32 + "." + "k" * 43 + ".es") == ("c" * 32, "k" * 43, "es")
+    assert parse_fragment("c" * 32 + "." + "k" * 43) == ("c" * 32, "k" * 43, None)  # a link without one
+    assert parse_fragment("c" * 32 + "." + "k" * 43 + ".fr") == ("c" * 32, "k" * 43, None)
     for bad in ("", "c" * 32, "C" * 32 + "." + "k" * 43, "c" * 32 + ".short", "c" * 32 + ".k k" + "k" * 40):
         assert parse_fragment(bad) is None, bad
     assert qr_data_url("https://a.b/x").startswith("data:image/svg+xml")
