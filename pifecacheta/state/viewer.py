@@ -175,7 +175,11 @@ class ViewerState(rx.State):
 
         try:
             who = await asyncio.to_thread(
-                get_service().identify, self.player_id or None, self.secret or None, name or self.name or None
+                get_service().identify,
+                self.player_id or None,
+                self.secret or None,
+                name or self.name or None,
+                lang=self.language,
             )
         except AccessReplaced:
             self.replaced = True
