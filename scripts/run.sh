@@ -7,5 +7,14 @@ source "$(dirname "$0")/_env.sh"
 log "applying database migrations (alembic upgrade head)"
 alembic upgrade head
 
-log "starting Reflex (http://localhost:3000 unless --frontend-port is given)"
+# the address Reflex serves: --frontend-port wins over REFLEX_FRONTEND_PORT, then 3000
+port="${REFLEX_FRONTEND_PORT:-3000}"
+args=("$@")
+for i in "${!args[@]}"; do
+  case "${args[$i]}" in
+    --frontend-port) port="${args[$((i + 1))]:-$port}" ;;
+    --frontend-port=*) port="${args[$i]#--frontend-port=}" ;;
+  esac
+done
+log "starting Reflex at http://localhost:${port}"
 exec reflex run "$@"

@@ -8,6 +8,7 @@ from pifecacheta.components.common import mounted_on_change
 from pifecacheta.components.focus import page_title
 from pifecacheta.components.notices import notice_controls
 from pifecacheta.components.table.dialogs import confirm
+from pifecacheta.components.table.shared import fill_in
 from pifecacheta.state.access import AccessState
 from pifecacheta.state.viewer import ViewerState
 
@@ -55,6 +56,11 @@ def _link_and_qr() -> rx.Component:
                 t["access.link_label"], as_="label", custom_attrs={"htmlFor": "access-link"}, weight="bold"
             ),
             rx.input(value=AccessState.link, read_only=True, id="access-link", width="100%", size="3"),
+            rx.text(
+                fill_in(t["access.enters_as"], "{name}", AccessState.enters_as),
+                size="2",
+                id="access-enters-as",
+            ),
             rx.button(t["btn.copy_link"], on_click=AccessState.copy, color_scheme="amber", id="access-copy"),
             rx.text(
                 rx.cond(AccessState.copied, t["access.copied"], ""),

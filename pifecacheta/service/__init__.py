@@ -223,10 +223,13 @@ class TableService:
         """Unregister ``callback`` (registered by :meth:`on_change`); nothing when it is not."""
         self.store.off_change(callback)
 
-    def identify(self, player_id: str | None, secret: str | None, name: str | None = None) -> Identity:
-        """The identity for a browser's stored id + secret, or a NEW one (never someone else's);
-        see :func:`~.identity.identify`. Raises BadName."""
-        return identify(self.store, player_id, secret, name)
+    def identify(
+        self, player_id: str | None, secret: str | None, name: str | None = None, *, lang: str = "pt"
+    ) -> Identity:
+        """The identity for a browser's stored id + secret, or a NEW one (never someone else's;
+        without ``name``, "Jogador NNN" in ``lang``); see :func:`~.identity.identify`. Raises
+        BadName."""
+        return identify(self.store, player_id, secret, name, lang=lang)
 
     def recognise(self, player_id: str, secret: str) -> Identity | None:
         """The identity a personal link names, or None; writes nothing; see

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 import sqlalchemy as sa
 from sqlmodel import Session, col
 
+from .. import i18n
 from ..models import Player
 from .errors import AccessReplaced, BadIdentity, BadName
 from .store import Store
@@ -148,14 +149,17 @@ def replace_secret(store: Store, who: Identity) -> Identity:
         return Identity(p.id, new_secret, p.name)
 
 
-def identify(store: Store, player_id: str | None, secret: str | None, name: str | None = None) -> Identity:
+def identify(
+    store: Store, player_id: str | None, secret: str | None, name: str | None = None, *, lang: str = "pt"
+) -> Identity:
     """The identity for a browser's stored id + secret, or a NEW one.
 
     An unknown id, a forged id or a wrong secret gives a new random identity, never someone
     else's; a secret the player replaced (:func:`replace_secret`) raises AccessReplaced
     (``access_replaced``) instead, so that browser can say its access was replaced. ``name``
     (if given) is cleaned (:func:`clean_name`) and stored; a new player without a name gets
-    "Jogador NNN". Raises BadName (``bad_name``) for a blank name.
+    "Jogador NNN" in ``lang`` (catalog key ``name.default``: "Jugador NNN" in es). Raises BadName
+    (``bad_name``) for a blank name.
     """
     clean = None if name is None else clean_name(name)
     with store.tx() as s:
@@ -172,7 +176,7 @@ def identify(store: Store, player_id: str | None, secret: str | None, name: str 
         p = Player(
             id=uuid.uuid4().hex,
             secret_hash=hash_secret(new_secret),
-            name=clean or f"Jogador {secrets.randbelow(900) + 100}",
+            name=clean or i18n.text(lang, "name.default", n=secrets.randbelow(900) + 100),
             created_at=store.now(),
         )
         s.add(p)

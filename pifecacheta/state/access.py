@@ -83,6 +83,7 @@ class AccessState(rx.State):
 
     link: str = ""  # the personal link: a key (only while /acesso is open)
     qr: str = ""  # its QR code, a data: URL
+    enters_as: str = ""  # the name the link enters as (the player's name on the server)
     copied: bool = False  # the link was just copied (said in a live region)
     renewed: bool = False  # the key was just replaced (said in a live region)
     enter_status: str = ""  # /acesso/entrar: "" reading, "replaced", "invalid"
@@ -113,6 +114,7 @@ class AccessState(rx.State):
             return
         origin = str(getattr(self.router.url, "origin", "") or "")
         self.link = access_link(origin, viewer.player_id, viewer.secret, viewer.language)
+        self.enters_as = viewer.known_name()
         self.qr = qr_data_url(self.link)
 
     @rx.event

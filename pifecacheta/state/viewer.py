@@ -86,6 +86,11 @@ class ViewerState(rx.State):
         if self.lang not in i18n.LANGUAGES:
             self.lang = i18n.pick_language(self.router.headers.accept_language or "")
 
+    def known_name(self) -> str:
+        """The player's name as the service last gave it in this page load ("Jogador NNN" for a
+        new player who typed none), else the name this browser remembers."""
+        return self._verified_name or self.name
+
     async def renew_secret(self) -> None:
         """A new secret for this player, kept here; every other browser and every earlier
         personal link is cut off (``service.replace_secret``). A secret already replaced
@@ -175,7 +180,11 @@ class ViewerState(rx.State):
 
         try:
             who = await asyncio.to_thread(
-                get_service().identify, self.player_id or None, self.secret or None, name or self.name or None
+                get_service().identify,
+                self.player_id or None,
+                self.secret or None,
+                name or self.name or None,
+                lang=self.language,
             )
         except AccessReplaced:
             self.replaced = True

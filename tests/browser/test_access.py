@@ -64,6 +64,7 @@ def test_personal_link_moves_the_player_and_a_new_key_cuts_the_old_browser_off(a
     expect(a.locator("#access-warning")).to_contain_text("Este link é uma chave")
     link = f"{url}/acesso/entrar#{pid}.{s1}.pt"  # the link carries the player's language
     expect(a.locator("#access-link")).to_have_value(link)
+    expect(a.locator("#access-enters-as")).to_have_text("Quem abrir este link entra como Ana.")
     a.locator("#lang-es").click()
     link_es = f"{url}/acesso/entrar#{pid}.{s1}.es"
     expect(a.locator("#access-link")).to_have_value(link_es)

@@ -73,6 +73,8 @@ def _keyboard_pife(page: Page, url: str, shot=None) -> None:
     # the new page's title has the focus (not the body): a screen reader reads the waiting room
     # from its title, and Tab goes on from there to the creator's controls (WCAG 2.4.3)
     expect(page.get_by_role("heading", name="Mesa · Pife")).to_be_focused()
+    # a title is not a control: no focus ring round it (assets/focus.css)
+    assert page.get_by_role("heading", name="Mesa · Pife").evaluate(_RING_JS)[0] == "none"
     tab_to(page, "e => e.textContent === 'COMPLETAR COM ROBÔS'", limit=6)
     page.keyboard.press("Enter")
     expect(page.locator(".lobby-seat").filter(has_text="Luna")).to_be_visible()

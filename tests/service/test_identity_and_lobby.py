@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from sqlmodel import Session, select
 
@@ -61,7 +63,11 @@ def test_names_are_cleaned_and_blank_refused(svc: TableService) -> None:
     with pytest.raises(Refusal) as e:
         svc.identify(None, None, "   \t ")
     assert e.value.code == "bad_name"
-    assert svc.identify(None, None).name.startswith("Jogador ")
+    assert re.fullmatch(r"Jogador [1-9]\d\d", svc.identify(None, None).name)
+    # a new player's made-up name is in the browser's language; a known player keeps theirs
+    juan = svc.identify(None, None, lang="es")
+    assert re.fullmatch(r"Jugador [1-9]\d\d", juan.name)
+    assert svc.identify(juan.player_id, juan.secret, lang="pt").name == juan.name
 
 
 def test_join_seats_two_to_four_then_spectators(svc: TableService, people) -> None:

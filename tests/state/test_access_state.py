@@ -96,6 +96,29 @@ def test_a_replaced_key_is_said_and_makes_no_new_player(svc):
     assert _players(svc) == players
 
 
+@pytest.mark.parametrize(("lang", "word"), [("pt", "Jogador"), ("es", "Jugador")])
+def test_a_new_browser_gets_a_made_up_name_in_its_language(svc, lang, word):
+    async def first_visit(viewer, _a, _n):
+        viewer.lang = lang  # as the head script sets it from navigator.languages
+        await ViewerState.init.fn(viewer)
+        return viewer.player_id
+
+    pid = in_tab(first_visit)
+    with Session(svc.store.engine) as s:
+        player = s.get(Player, pid)
+    assert player is not None and player.name.split(" ")[0] == word
+
+    async def access_page(viewer, access_state, _n):
+        viewer.lang = lang
+        await ViewerState.init.fn(viewer)
+        await AccessState.load.fn(access_state)
+        return viewer.name, access_state.enters_as
+
+    typed, enters_as = in_tab(access_page)
+    # no name typed yet: Meu acesso says which made-up name its link enters as
+    assert typed == "" and enters_as.split(" ")[0] == word
+
+
 def test_claiming_a_personal_link_makes_this_browser_the_player(svc):
     ana = svc.identify(None, None, "Ana")
     players = _players(svc)
