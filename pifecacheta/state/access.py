@@ -119,8 +119,11 @@ class AccessState(rx.State):
 
     @rx.event
     async def relink(self) -> None:
-        """The link and QR again, in the language just chosen (the language switch of ``/acesso``)."""
-        await self._show()
+        """The link and QR again, in the language just chosen (the language switch of ``/acesso``);
+        nothing when the link already carries it (the box's first mount, after :meth:`load`)."""
+        viewer = await self.get_state(ViewerState)
+        if not self.link.endswith(f".{viewer.language}"):
+            await self._show()
 
     @rx.event
     def copy(self) -> Any:
