@@ -2,7 +2,8 @@
 result of every round that ended with a go-out.
 
 The source is the action log (``ActionLog``, one row per committed change) replayed through the
-engine from the current match's deal (its seed is in the hidden match). Each step is put into
+engine from the current match's deal (its seed is in the hidden match); the table's earlier
+matches, from their own deals (the seed each REVANCHE row logs for the match it ended). Each step is put into
 words from two **spectator views** only (:func:`~pifecacheta.rules.spectator_view` before and
 after the action): a view holds no hand, no stock order and no seed, so an event can only name a
 card that was public at that moment: a discard, the card taken from the lixo (it was the top of
@@ -129,7 +130,8 @@ class RoundSummary:
     ``result``: winner, its melds and go-out discard, out of turn or not, lives lost per seat;
     ``taken``: the card an out-of-turn winner went out with (None otherwise); ``lives``: per seat
     after the round (all zero in Pife); ``out``: seats FORA after it; ``wilds``: the round's wild
-    faces (to mark them in the melds).
+    faces (to mark them in the melds); ``match_number``: which match of the table (1 = the first
+    deal, then one more per REVANCHE, seed 000 line 70).
     """
 
     round_number: int
@@ -139,6 +141,7 @@ class RoundSummary:
     lives: tuple[int, ...]
     out: frozenset[int]
     wilds: frozenset[Face]
+    match_number: int = 1
 
 
 @dataclass(frozen=True)
@@ -146,14 +149,17 @@ class MatchHistory:
     """The public history of a table's current match at table version ``version``.
 
     ``events``: the current round's events, oldest first; ``rounds``: every round of the match
-    that ended with a go-out, oldest first (the current one too once it is over). Empty before
-    the first deal.
+    that ended with a go-out, oldest first (the current one too once it is over); ``past``: the
+    same for the table's earlier matches (before each REVANCHE), oldest first, each marked with
+    its ``match_number`` (a match whose log does not replay is left out). Empty before the
+    first deal.
     """
 
     version: int
     round_number: int
     events: tuple[HistoryEvent, ...]
     rounds: tuple[RoundSummary, ...]
+    past: tuple[RoundSummary, ...] = ()
 
 
 EMPTY = MatchHistory(version=-1, round_number=0, events=(), rounds=())
@@ -228,11 +234,23 @@ class Replay:
     Args:
         match: the match just dealt (``new_match`` of the stored rules, seats and seed).
         version: the table version of the row that dealt it; at: when.
+        past: the rounds of the table's earlier matches (:attr:`MatchHistory.past`).
+        match_number: which match of the table this is (1 for the first deal).
     """
 
-    def __init__(self, match: Match, version: int, at: datetime) -> None:
+    def __init__(
+        self,
+        match: Match,
+        version: int,
+        at: datetime,
+        *,
+        past: tuple[RoundSummary, ...] = (),
+        match_number: int = 1,
+    ) -> None:
         self.match = match
         self.version = version
+        self.past = past
+        self.match_number = match_number
         self.view = spectator_view(match)
         self.events: list[HistoryEvent] = [
             HistoryEvent("round_start", match.round_number, at, seat=match.dealer, card=self.view.vira)
@@ -251,7 +269,7 @@ class Replay:
         if self.view.result is None and after.result is not None:
             summary = summary_of(after, at)
             if summary is not None:
-                self.rounds.append(summary)
+                self.rounds.append(replace(summary, match_number=self.match_number))
         self.match, self.view, self.version = new, after, version
 
     def _add(self, ev: HistoryEvent) -> None:
@@ -273,7 +291,63 @@ class Replay:
 
     def history(self) -> MatchHistory:
         """The history so far, as immutable values."""
-        return MatchHistory(self.version, self.match.round_number, tuple(self.events), tuple(self.rounds))
+        return MatchHistory(
+            self.version, self.match.round_number, tuple(self.events), tuple(self.rounds), self.past
+        )
+
+    def feed_rows(self, rows: list[tuple[int, int | None, dict[str, Any], datetime]]) -> None:
+        """:meth:`feed` each engine row of ``rows`` (version, seat, logged dict, at), in order.
+        Raises IllegalActionError, ValueError or IndexError on a log that does not replay."""
+        for v, seat, entry, at in rows:
+            if entry.get("type") in ENGINE_TYPES:
+                self.feed(v, seat, entry, at)
+            self.version = v
+
+    def closed(self) -> tuple[tuple[RoundSummary, ...], int]:
+        """The rounds of this match and the earlier ones (the next match's ``past``), and this
+        match's number: what a REVANCHE's deal carries on."""
+        return self.past + tuple(self.rounds), self.match_number
+
+
+def _through_matches(
+    code: str,
+    rp: Replay | None,
+    entries: list[tuple[int, int | None, dict[str, Any], datetime]],
+    starts: list[int],
+    stored: Match,
+) -> Replay:
+    """The replay of the match dealt by the row ``entries[starts[-1]]`` (``stored``'s), just
+    dealt, carrying the rounds of the matches before it.
+
+    ``rp``: the replay kept of the match the rows before ``starts[0]`` continue (None: the rows
+    start at the table's creation). Each earlier match is replayed from its deal row with the
+    seed its REVANCHE row logged (``ended_seed``) or its verifiable keys; a match that cannot be
+    replayed (a log from before ``ended_seed``) keeps its number and tells no round.
+    """
+    past: tuple[RoundSummary, ...] = ()
+    number = 0
+    prev = rp
+    for j, i in enumerate(starts):
+        rows = entries[:i] if j == 0 else entries[starts[j - 1] + 1 : i]
+        if prev is not None:
+            try:
+                prev.feed_rows(rows)
+                past, number = prev.closed()
+            except (IllegalActionError, ValueError, IndexError) as exc:
+                log.warning("table %s: match %d does not replay (%r)", code, prev.match_number, exc)
+                past, number = prev.past, prev.match_number
+        elif j > 0:
+            number += 1  # a match dealt by the rows read but not replayable: counted, untold
+        v, _, deal, at = entries[i]
+        key = RoundKey.from_dict(deal["key"]) if deal.get("key") is not None else None
+        seed = stored.seed if j == len(starts) - 1 else entries[starts[j + 1]][2].get("ended_seed")
+        if not isinstance(seed, int) and key is None:
+            prev = None
+            continue
+        m = new_match(stored.rules, stored.seats, seed=seed if isinstance(seed, int) else 0, key=key)
+        prev = Replay(m, v, at, past=past, match_number=number + 1)
+    assert prev is not None  # the last deal replays from the stored match's own seed
+    return prev
 
 
 class HistoryBook:
@@ -329,18 +403,12 @@ class HistoryBook:
         entries = [(r.version, r.seat, json.loads(r.action_json), r.at) for r in rows]
         starts = [i for i, e in enumerate(entries) if e[2].get("type") in MATCH_STARTS]
         if starts:  # this match's deal is among the rows read: replay from it
-            v, _, _, at = entries[starts[-1]]
-            first = entries[starts[-1]][2]
-            key = RoundKey.from_dict(first["key"]) if first.get("key") is not None else None
-            rp = Replay(new_match(stored.rules, stored.seats, seed=stored.seed, key=key), v, at)
+            rp = _through_matches(code, rp, entries, starts, stored)
             entries = entries[starts[-1] + 1 :]
         if rp is None:  # no deal in the log (a table written by hand): nothing to tell
             return self._keep(code, *self._restart(code, stored, t.version, t.last_move_at, "no deal"))
         try:
-            for v, seat, entry, at in entries:
-                if entry.get("type") in ENGINE_TYPES:
-                    rp.feed(v, seat, entry, at)
-                rp.version = v
+            rp.feed_rows(entries)
         except (IllegalActionError, ValueError, IndexError) as exc:
             return self._keep(code, *self._restart(code, stored, t.version, t.last_move_at, repr(exc)))
         if rp.match != stored:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlmodel import Session, col, select
 
@@ -119,7 +120,12 @@ class MatchLife:
             humans = {x.seat for x in ld.seats if x.player_id is not None}
             actor = f"player:{p.id}"
             if humans <= votes:
-                store.deal_new_match(s, ld, {"type": "rematch"}, seat=mine.seat, actor=actor)
+                # the ended match's seed, public now that its rounds are over: the history
+                # replays that match again from the log (service/history.py, past matches)
+                entry: dict[str, Any] = {"type": "rematch"}
+                if ld.match is not None:
+                    entry["ended_seed"] = ld.match.seed
+                store.deal_new_match(s, ld, entry, seat=mine.seat, actor=actor)
             else:
                 store.save(
                     s,

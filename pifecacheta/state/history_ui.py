@@ -49,10 +49,13 @@ class HistoryLineUi:
 class RoundUi(ResultUi):
     """A past round's result (:class:`~pifecacheta.state.ui_values.ResultUi`, the fields of
     ``TableUi``'s FIM DA RODADA part), its number, when it ended (``at``: ISO 8601 UTC) and
-    the seats' lives after it."""
+    the seats' lives after it; ``match_number``: which match of the table, and
+    ``earlier_match``: a match before the last REVANCHE (seed 000 line 70)."""
 
     has_result: bool = True
     round_number: int = 0
+    match_number: int = 1
+    earlier_match: bool = False
     at: str = ""
     seats: list[SeatUi] = dataclasses.field(default_factory=list)
 
@@ -103,10 +106,17 @@ def line_key(kind: str, has_discard: bool, has_card: bool = False) -> str:
     return f"hist.{kind}"
 
 
-def round_ui(summary: RoundSummary, names: Mapping[int, str], mode: str) -> RoundUi:
-    """One past round (a service ``RoundSummary``) in ``TableUi``'s result shape."""
+def round_ui(summary: RoundSummary, names: Mapping[int, str], mode: str, *, earlier: bool = False) -> RoundUi:
+    """One past round (a service ``RoundSummary``) in ``TableUi``'s result shape; ``earlier``:
+    it belongs to a match before the current one."""
     res, wilds = summary.result, frozenset(summary.wilds)
-    ui = RoundUi(round_number=summary.round_number, mode=mode, at=summary.at.isoformat())
+    ui = RoundUi(
+        round_number=summary.round_number,
+        match_number=summary.match_number,
+        earlier_match=earlier,
+        mode=mode,
+        at=summary.at.isoformat(),
+    )
     ui.result_winner = _name(names, res.winner)
     ui.result_out_of_turn = bool(res.out_of_turn)
     ui.result_with_ten = res.plan.discard is None
@@ -166,7 +176,7 @@ def history_ui(hist: MatchHistory, snap: TableSnapshot, previous: _Projected | N
     old_rounds: list[RoundUi] | None = None
     if previous is not None and previous.names == names and previous.mode == mode:
         old_events, old_lines = previous.hist.events, previous.ui.lines[::-1]  # oldest first
-        if _same(hist.rounds, previous.hist.rounds):
+        if _same(hist.rounds, previous.hist.rounds) and _same(hist.past, previous.hist.past):
             old_rounds = previous.ui.rounds
     k = len(old_events)
     lines = [  # an event the service did not replace keeps its line (a turn's is replaced once)
@@ -174,9 +184,10 @@ def history_ui(hist: MatchHistory, snap: TableSnapshot, previous: _Projected | N
         for n, ev in enumerate(hist.events)
     ]
     lines.reverse()
-    rounds = (
-        old_rounds if old_rounds is not None else [round_ui(r, names, mode) for r in reversed(hist.rounds)]
-    )
+    rounds = old_rounds
+    if rounds is None:  # newest first: the current match's rounds, then the earlier matches'
+        rounds = [round_ui(r, names, mode) for r in reversed(hist.rounds)]
+        rounds += [round_ui(r, names, mode, earlier=True) for r in reversed(hist.past)]
     return HistoryUi(version=hist.version, round_number=hist.round_number, lines=lines, rounds=rounds)
 
 

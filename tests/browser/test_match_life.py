@@ -311,6 +311,15 @@ def test_rematch_after_pife_at_the_same_table(app_harness, new_page, code_of, sh
         expect(hand(p)).to_have_count(9)
         expect(p.get_by_text("Rodada 1", exact=False)).to_be_visible()
     assert code_of(a) == code_of(b) == code
+    # the first match's round is still in the history's RODADAS, told as match 1's; its record
+    # and replay are not offered (they cover the current match)
+    a.locator("#side-tab-rounds").click()
+    past = a.locator(".hist-round")
+    expect(past).to_have_count(1)
+    expect(past.locator("h3")).to_have_text("Partida 1 · 1ª rodada")
+    expect(past).to_contain_text(f"{wname} bateu")
+    expect(past.get_by_role("button")).to_have_count(0)
+    shot(a, "history_earlier_match_1366")
 
 
 def test_chat_players_spectators_markup_and_limits(app_harness, new_page, shot):

@@ -240,3 +240,58 @@ def test_own_commits_feed_the_history_without_reading_the_database(svc: TableSer
     assert len(reads) == before  # the discard came from the commit, not from a read
     cold = TableService(svc.store.engine).history(code)
     assert warm == cold and warm.events[-1].kind == "draw" and warm.events[-1].discard is not None
+
+
+def _play_pife_to_the_end(svc: TableService, code: str, who) -> None:
+    """Both seats play the greedy policy (go out when legal, else take or draw and discard the
+    least connected card) until the match is over (Pife: the first go-out, seed 000 line 60)."""
+    from _planner import least_connected
+
+    from pifecacheta.rules import Phase, legal_actions
+
+    for _ in range(4000):
+        with svc.store.read() as s:
+            m = svc.store.load(s, code).match
+        r = m.round
+        if r.phase is Phase.ROUND_OVER:  # PRÓXIMA RODADA shows the match's end (line 68)
+            _act(svc, code, who[0], NextRound())
+            return
+        seat = r.turn
+        acts = legal_actions(m, seat)
+        go = [a for a in acts if isinstance(a, GoOut)]
+        if go:
+            _act(svc, code, who[seat], go[0])
+        elif r.phase is Phase.DRAW:
+            _act(svc, code, who[seat], Draw())
+        else:
+            _act(svc, code, who[seat], Discard(least_connected(r.hands[seat], frozenset())))
+    raise AssertionError("no go-out in 4000 moves")
+
+
+def test_a_rematch_keeps_the_earlier_matchs_rounds(svc: TableService, db_engine, people) -> None:
+    ana, bia = people[:2]
+    from pifecacheta.rules import PIFE
+
+    svc.store.seed_source = iter(range(7, 100)).__next__
+    code = svc.create_table(ana, PIFE)
+    svc.join(code, bia)
+    svc.start(code, ana)
+    who = {0: ana, 1: bia}
+    _play_pife_to_the_end(svc, code, who)
+    first = svc.history(code)
+    assert len(first.rounds) == 1 and first.rounds[0].match_number == 1 and first.past == ()
+    svc.vote_rematch(code, ana)
+    svc.vote_rematch(code, bia)  # REVANCHE (seed 000 line 70): a new match, new seed
+    after = svc.history(code)
+    assert after.rounds == () and after.round_number == 1
+    assert after.past == first.rounds  # the first match's round is still told
+    _play_pife_to_the_end(svc, code, who)
+    second = svc.history(code)
+    assert [r.match_number for r in second.past] == [1] and second.past == first.rounds
+    assert [r.match_number for r in second.rounds] == [2]
+    # another process replays both matches from the log: the ended match from its logged seed
+    fresh = TableService(db_engine, bot_delay=0)
+    assert fresh.history(code) == second
+    assert svc.action_log(code)[-1]["action"]["type"] != "rematch"
+    rematch = [row["action"] for row in svc.action_log(code) if row["action"]["type"] == "rematch"]
+    assert len(rematch) == 1 and isinstance(rematch[0]["ended_seed"], int)

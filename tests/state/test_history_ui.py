@@ -5,6 +5,7 @@ viewer's own moves; a past round in FIM DA RODADA's shape; the lobby shows nothi
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -91,6 +92,25 @@ def test_past_round_has_the_round_over_shape(svc: TableService) -> None:
         [str(c) for c in m.cards] for m in res.plan.melds
     ]
     assert [(s.name, s.lives, s.lives_lost) for s in past.seats] == [("Ana", 6, 1), ("Bruno", 7, 0)]
+
+
+def test_an_earlier_matchs_rounds_follow_the_current_ones(svc: TableService) -> None:
+    code, who, final, log = _play(svc)
+    svc.act(code, who[1], NextRound(), expected_version=svc.snapshot(code, who[1]).version)
+    snap = svc.snapshot(code, who[0])
+    (r1,) = svc.history(code).rounds
+    # after a REVANCHE: match 2's first round over, match 1's round kept (service/history.py)
+    hist = dataclasses.replace(
+        svc.history(code), rounds=(dataclasses.replace(r1, match_number=2),), past=(r1,)
+    )
+    ui = history_ui.history_ui(hist, snap)
+    assert [(r.match_number, r.round_number, r.earlier_match) for r in ui.rounds] == [
+        (2, 1, False),
+        (1, 1, True),
+    ]
+    assert ui.rounds[1].result_winner == "Bruno"  # the same result shape as FIM DA RODADA
+    assert i18n.text("pt", "hist.match_round_label", m=1, n=1) == "Partida 1 · 1ª rodada"
+    assert i18n.text("es", "hist.match_round_label", m=1, n=1) == "Partida 1 · Ronda 1"
 
 
 def test_the_tabs_vars_serve_every_viewer_from_one_read(svc: TableService, monkeypatch) -> None:

@@ -111,7 +111,16 @@ def _past_round(r: ObjectVar[RoundUi]) -> rx.Component:
         rx.vstack(
             rx.hstack(
                 rx.heading(
-                    fill_in(T["hist.round_label"], "{n}", r.round_number.to_string()), size="3", as_="h3"
+                    rx.cond(  # a match before the last REVANCHE: "Partida 1 · Rodada 3"
+                        r.earlier_match,
+                        fill_all(
+                            T["hist.match_round_label"],
+                            [("{m}", r.match_number.to_string()), ("{n}", r.round_number.to_string())],
+                        ),
+                        fill_in(T["hist.round_label"], "{n}", r.round_number.to_string()),
+                    ),
+                    size="3",
+                    as_="h3",
                 ),
                 rx.el.time(clock(r.at), date_time=r.at, style={"opacity": "0.7", "font_size": "0.8em"}),
                 align="baseline",
@@ -119,7 +128,7 @@ def _past_round(r: ObjectVar[RoundUi]) -> rx.Component:
             ),
             result_summary(r),
             rx.cond(  # VERIFICAR and REVER A RODADA: the record holds every hand, for the players
-                UI.is_player,
+                UI.is_player & ~r.earlier_match,  # records and replays: the current match's rounds
                 rx.hstack(
                     verify_button(r.round_number), replay_button(r.round_number), spacing="2", wrap="wrap"
                 ),
