@@ -335,21 +335,29 @@ class TableService:
         """Add a seated player's browser value to the next deal (``RoundRecords.contribute``)."""
         return self._records.contribute(code, who, commitment, value)
 
-    def record_rounds(self, code: str, who: Identity) -> list[int]:
-        """The rounds of the match with a record, for a person of the table."""
-        return self._records.available(code, who)
+    def record_rounds(self, code: str, who: Identity, match_number: int | None = None) -> list[int]:
+        """The rounds of a match (None: the current one; 1, 2, ... counts the table's matches)
+        with a record, for a person of the table."""
+        return self._records.available(code, who, match_number)
 
-    def round_record(self, code: str, who: Identity, round_number: int) -> dict[str, Any]:
-        """The round record (docs/ROUND_RECORD.md), for a person of the table only."""
-        return self._records.record(code, who, round_number)
+    def round_record(
+        self, code: str, who: Identity, round_number: int, match_number: int | None = None
+    ) -> dict[str, Any]:
+        """The round record (docs/ROUND_RECORD.md) of a round of a match (None: the current
+        one), for a person of the table only."""
+        return self._records.record(code, who, round_number, match_number)
 
-    def round_checks(self, code: str, who: Identity, round_number: int) -> list[tuple[str, bool, str]]:
+    def round_checks(
+        self, code: str, who: Identity, round_number: int, match_number: int | None = None
+    ) -> list[tuple[str, bool, str]]:
         """The Verificar checks of a round: ``(name, passed, detail)`` (rules/verify_round.py)."""
-        return self._records.check(code, who, round_number)
+        return self._records.check(code, who, round_number, match_number)
 
-    def round_steps(self, code: str, who: Identity, round_number: int) -> list[ReplayStep]:
-        """A finished round step by step as ``who`` saw it (the replay)."""
-        return self._records.steps(code, who, round_number)
+    def round_steps(
+        self, code: str, who: Identity, round_number: int, match_number: int | None = None
+    ) -> list[ReplayStep]:
+        """A finished round of a match (None: the current one) step by step as ``who`` saw it."""
+        return self._records.steps(code, who, round_number, match_number)
 
     # --- bots --------------------------------------------------------------------------
 

@@ -53,7 +53,8 @@ class PlayedRound:
     """One round of the replayed match: its key, deal, actions and the views after each step.
 
     ``version``: the table version of the row that dealt it (start, rematch or next_round);
-    ``views``: ``(match after the step, logged action or None for the deal)``, oldest first.
+    ``states``: ``(match after the step, logged action or None for the deal)``, oldest first;
+    ``match_number``: which match of the table (1 for the first, one more after each REVANCHE).
     """
 
     number: int
@@ -66,20 +67,35 @@ class PlayedRound:
     rebuilds: list[list[str]] = field(default_factory=list)
     states: list[tuple[Match, dict[str, Any] | None]] = field(default_factory=list)
     over: bool = False
+    match_number: int = 1
 
 
-def replay_rounds(entries: list[tuple[int, int | None, dict[str, Any]]], stored: Match) -> list[PlayedRound]:
-    """The rounds of the match dealt by the last start/rematch row of ``entries`` (version,
-    seat, logged dict), replayed through the engine. Raises IllegalActionError on a log that
-    does not replay."""
+def replay_rounds(
+    entries: list[tuple[int, int | None, dict[str, Any]]], stored: Match, match_number: int | None = None
+) -> list[PlayedRound]:
+    """The rounds of one match of the table, replayed through the engine from the action log
+    ``entries`` (version, seat, logged dict).
+
+    ``match_number`` counts the start and REVANCHE rows of the log from 1 (as the history's
+    ``RoundSummary.match_number`` does); None or the last one is the current match, dealt with
+    ``stored``'s seed. An earlier match replays from its deal row with the seed the REVANCHE
+    row after it logged (``ended_seed``, public once that match was over, seed 000 line 70) or
+    its verifiable keys; [] when there is no such match or it cannot be dealt again (a log
+    from before ``ended_seed`` of a deal that was not verifiable). Raises IllegalActionError on
+    a log that does not replay."""
     starts = [i for i, e in enumerate(entries) if e[2].get("type") in MATCH_STARTS]
-    if not starts:
+    j = len(starts) - 1 if match_number is None else match_number - 1
+    if not 0 <= j < len(starts):
         return []
-    first = entries[starts[-1]][2]
+    first = entries[starts[j]][2]
     key = RoundKey.from_dict(first["key"]) if first.get("key") is not None else None
-    m = new_match(stored.rules, stored.seats, seed=stored.seed, key=key)
-    rounds = [_round_of(m, entries[starts[-1]][0])]
-    for version, seat, entry in entries[starts[-1] + 1 :]:
+    seed = stored.seed if j == len(starts) - 1 else entries[starts[j + 1]][2].get("ended_seed")
+    if not isinstance(seed, int) and key is None:
+        return []
+    m = new_match(stored.rules, stored.seats, seed=seed if isinstance(seed, int) else 0, key=key)
+    rounds = [_round_of(m, entries[starts[j]][0])]
+    end = starts[j + 1] if j + 1 < len(starts) else len(entries)
+    for version, seat, entry in entries[starts[j] + 1 : end]:
         if entry.get("type") not in ENGINE_TYPES:
             continue
         action = action_from_dict(entry)
@@ -95,6 +111,8 @@ def replay_rounds(entries: list[tuple[int, int | None, dict[str, Any]]], stored:
             cur.states.append((new, row))
             cur.over = new.round.phase in fair_deal.OVER
         m = new
+    for pr in rounds:
+        pr.match_number = j + 1
     return rounds
 
 
@@ -118,6 +136,7 @@ def record_of(code: str, names: list[dict[str, Any]], stored: Match, pr: PlayedR
     return {
         "schema": SCHEMA,
         "table": code,
+        "match_number": pr.match_number,
         "round_number": pr.number,
         "rules": rules,
         "seats": names,
@@ -185,10 +204,11 @@ class RoundRecords:
                 raise Refusal("bad_contribution", "a contribution is 64 hex digits") from None
 
     def _rounds(
-        self, code: str, who: Identity
+        self, code: str, who: Identity, match_number: int | None = None
     ) -> tuple[list[PlayedRound], Match, list[dict[str, Any]], int | None]:
-        """The replayed rounds of ``code``'s match, its stored match, the seats' names and
-        ``who``'s seat; raises NotSeated for someone who never sat there, NotStarted."""
+        """The replayed rounds of match ``match_number`` of ``code`` (None: the current one,
+        :func:`replay_rounds`), the stored match, the seats' names and ``who``'s seat; raises
+        NotSeated for someone who never sat there, NotStarted."""
         store = self._store
         with store.read() as s:
             p = verify_identity(s, who)
@@ -201,30 +221,38 @@ class RoundRecords:
             rows = s.connection().execute(_ROWS, {"table_id": ld.table.id}).all()
         entries = [(int(r.version), r.seat, json.loads(r.action_json)) for r in rows]
         names = [{"seat": x.seat, "name": x.name, "bot": x.bot} for x in ld.seats]
-        return replay_rounds(entries, ld.match), ld.match, names, mine.seat
+        return replay_rounds(entries, ld.match, match_number), ld.match, names, mine.seat
 
-    def available(self, code: str, who: Identity) -> list[int]:
-        """The round numbers of the match that have a record (over and verifiably dealt)."""
-        rounds, *_ = self._rounds(code, who)
+    def available(self, code: str, who: Identity, match_number: int | None = None) -> list[int]:
+        """The round numbers of match ``match_number`` (None: the current one) that have a
+        record (over and verifiably dealt)."""
+        rounds, *_ = self._rounds(code, who, match_number)
         return [pr.number for pr in rounds if pr.over and pr.key is not None]
 
-    def record(self, code: str, who: Identity, round_number: int) -> dict[str, Any]:
-        """The record of round ``round_number`` of the match. Raises RoundNotAvailable, and
-        what :meth:`available` raises."""
-        rounds, stored, names, _ = self._rounds(code, who)
+    def record(
+        self, code: str, who: Identity, round_number: int, match_number: int | None = None
+    ) -> dict[str, Any]:
+        """The record of round ``round_number`` of match ``match_number`` (None: the current
+        one). Raises RoundNotAvailable, and what :meth:`available` raises."""
+        rounds, stored, names, _ = self._rounds(code, who, match_number)
         pr = next((x for x in rounds if x.number == round_number), None)
         if pr is None or not pr.over or pr.key is None:
             raise RoundNotAvailable(f"round {round_number!r} has no record")
         return record_of(code, names, stored, pr)
 
-    def check(self, code: str, who: Identity, round_number: int) -> list[tuple[str, bool, str]]:
+    def check(
+        self, code: str, who: Identity, round_number: int, match_number: int | None = None
+    ) -> list[tuple[str, bool, str]]:
         """The checks of ``rules/verify_round.verify`` on the record of that round."""
-        return verify(self.record(code, who, round_number))
+        return verify(self.record(code, who, round_number, match_number))
 
-    def steps(self, code: str, who: Identity, round_number: int) -> list[ReplayStep]:
-        """Round ``round_number`` step by step as ``who`` saw it: the deal, then one view per
-        action. A round in play has no replay (RoundNotAvailable)."""
-        rounds, _, _, seat = self._rounds(code, who)
+    def steps(
+        self, code: str, who: Identity, round_number: int, match_number: int | None = None
+    ) -> list[ReplayStep]:
+        """Round ``round_number`` of match ``match_number`` (None: the current one) step by step
+        as ``who`` saw it: the deal, then one view per action. A round in play, or of a match
+        that cannot be dealt again, has no replay (RoundNotAvailable)."""
+        rounds, _, _, seat = self._rounds(code, who, match_number)
         pr = next((x for x in rounds if x.number == round_number), None)
         if pr is None or not pr.over:
             raise RoundNotAvailable(f"round {round_number!r} is not over")

@@ -60,6 +60,7 @@ class FairDealState(rx.State):
     sent: str = ""  # the last commitment this tab's contribution was accepted for
     verify_open: bool = False
     verify_round: int = 0
+    verify_match: int = 0  # the round's match when before the last REVANCHE, else 0 (the current one)
     verify_loading: bool = False
     verify_error: str = ""  # catalog key of a refusal
     checks: list[CheckUi] = []
@@ -96,15 +97,18 @@ class FairDealState(rx.State):
 
     # ---- Verificar -----------------------------------------------------------------------
     @rx.event
-    async def open_verify(self, round_number: int) -> Any:
-        """VERIFICAR: check round ``round_number`` of the match and show the checks."""
+    async def open_verify(self, round_number: int, match_number: int = 0) -> Any:
+        """VERIFICAR: check round ``round_number`` of match ``match_number`` (0: the current
+        match; 1, 2, ...: a match before the last REVANCHE) and show the checks."""
         self.verify_open, self.verify_round, self.verify_error, self.own = True, int(round_number), "", ""
+        self.verify_match = max(int(match_number), 0)
         self.checks, self.all_ok, self.contributions = [], False, []
         table = await self.get_state(TableState)
         code, who = table.table_code, table._who()
+        match = self.verify_match or None
         try:
-            record = await _in_thread(get_service().round_record, code, who, self.verify_round)
-            checks = await _in_thread(get_service().round_checks, code, who, self.verify_round)
+            record = await _in_thread(get_service().round_record, code, who, self.verify_round, match)
+            checks = await _in_thread(get_service().round_checks, code, who, self.verify_round, match)
         except Exception as exc:  # noqa: BLE001
             if not is_refusal(exc):
                 raise
@@ -130,22 +134,25 @@ class FairDealState(rx.State):
         self.own = "unknown" if not kept else ("same" if kept == self._mine else "missing")
 
     @rx.event
-    async def download_record(self, round_number: int) -> Any:
-        """BAIXAR O REGISTRO: the round record as a JSON file (docs/ROUND_RECORD.md), for the
-        people of the table only (the service checks this tab's identity, as for a move)."""
+    async def download_record(self, round_number: int, match_number: int = 0) -> Any:
+        """BAIXAR O REGISTRO: the record of round ``round_number`` of match ``match_number`` (0:
+        the current one) as a JSON file (docs/ROUND_RECORD.md), for the people of the table only
+        (the service checks this tab's identity, as for a move)."""
         table = await self.get_state(TableState)
         code, who = table.table_code, table._who()
+        match = max(int(match_number), 0)
         try:
-            record = await _in_thread(get_service().round_record, code, who, int(round_number))
+            record = await _in_thread(get_service().round_record, code, who, int(round_number), match or None)
         except Exception as exc:  # noqa: BLE001
             if not is_refusal(exc):
                 raise
             self.verify_error = error_key(exc)
             return None
         text = json.dumps(record, indent=1, ensure_ascii=False)
+        match_part = f"-partida-{match}" if match else ""  # an earlier match's round
         return rx.download(
             data=text,
-            filename=f"pifecacheta-{code}-rodada-{int(round_number)}.json",
+            filename=f"pifecacheta-{code}{match_part}-rodada-{int(round_number)}.json",
             mime_type="application/json",
         )
 

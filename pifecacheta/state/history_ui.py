@@ -49,13 +49,15 @@ class HistoryLineUi:
 class RoundUi(ResultUi):
     """A past round's result (:class:`~pifecacheta.state.ui_values.ResultUi`, the fields of
     ``TableUi``'s FIM DA RODADA part), its number, when it ended (``at``: ISO 8601 UTC) and
-    the seats' lives after it; ``match_number``: which match of the table, and
-    ``earlier_match``: a match before the last REVANCHE (seed 000 line 70)."""
+    the seats' lives after it; ``match_number``: which match of the table, ``earlier_match``: a
+    match before the last REVANCHE (seed 000 line 70), and ``record_match``: the match its
+    VERIFICAR / REVER A RODADA ask for (its number when earlier, else 0: the current match)."""
 
     has_result: bool = True
     round_number: int = 0
     match_number: int = 1
     earlier_match: bool = False
+    record_match: int = 0
     at: str = ""
     seats: list[SeatUi] = dataclasses.field(default_factory=list)
 
@@ -114,6 +116,7 @@ def round_ui(summary: RoundSummary, names: Mapping[int, str], mode: str, *, earl
         round_number=summary.round_number,
         match_number=summary.match_number,
         earlier_match=earlier,
+        record_match=summary.match_number if earlier else 0,
         mode=mode,
         at=summary.at.isoformat(),
     )

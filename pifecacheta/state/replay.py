@@ -130,6 +130,7 @@ class ReplayState(rx.State):
 
     replay_open: bool = False
     replay_round: int = 0
+    replay_match: int = 0  # the round's match when before the last REVANCHE, else 0 (the current one)
     steps: list[StepUi] = []
     vira: ViraUi = ViraUi()
     index: int = 0
@@ -146,14 +147,19 @@ class ReplayState(rx.State):
         return max(len(self.steps) - 1, 0)
 
     @rx.event
-    async def open_replay(self, round_number: int) -> None:
-        """REVER A RODADA: read round ``round_number``'s steps for this viewer, show the deal."""
+    async def open_replay(self, round_number: int, match_number: int = 0) -> None:
+        """REVER A RODADA: read the steps of round ``round_number`` of match ``match_number`` (0:
+        the current match; 1, 2, ...: a match before the last REVANCHE) for this viewer, show
+        the deal."""
         self.replay_open, self.replay_round, self.replay_error = True, int(round_number), ""
+        self.replay_match = max(int(match_number), 0)
         self.steps, self.index, self.vira = [], 0, ViraUi()
         table = await self.get_state(TableState)
         code, who = table.table_code, table._who()
         try:
-            steps = await _in_thread(get_service().round_steps, code, who, self.replay_round)
+            steps = await _in_thread(
+                get_service().round_steps, code, who, self.replay_round, self.replay_match or None
+            )
             snap = await table._snapshot()
         except Exception as exc:  # noqa: BLE001
             if not is_refusal(exc):

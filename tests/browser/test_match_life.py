@@ -311,15 +311,27 @@ def test_rematch_after_pife_at_the_same_table(app_harness, new_page, code_of, sh
         expect(hand(p)).to_have_count(9)
         expect(p.get_by_text("Rodada 1", exact=False)).to_be_visible()
     assert code_of(a) == code_of(b) == code
-    # the first match's round is still in the history's RODADAS, told as match 1's; its record
-    # and replay are not offered (they cover the current match)
+    # the first match's round is still in the history's RODADAS, told as match 1's, and REVER A
+    # RODADA replays that match's round (the current match has no finished round yet)
     a.locator("#side-tab-rounds").click()
     past = a.locator(".hist-round")
     expect(past).to_have_count(1)
     expect(past.locator("h3")).to_have_text("Partida 1 · 1ª rodada")
     expect(past).to_contain_text(f"{wname} bateu")
-    expect(past.get_by_role("button")).to_have_count(0)
+    expect(past.get_by_role("button")).to_have_text(["VERIFICAR", "REVER A RODADA"])
     shot(a, "history_earlier_match_1366")
+    past.locator(".replay-button").click()
+    rd = a.locator("#replay-dialog")
+    expect(rd.get_by_role("heading", name="Rever a rodada 1 da partida 1")).to_be_visible()
+    n_steps = len(log) + 1  # the deal, then each action of match 1's round
+    expect(rd.locator("#replay-position")).to_have_text(f"Passo 1 de {n_steps}")
+    expect(rd.locator("#replay-hand [data-card]")).to_have_count(9)
+    rd.locator("#replay-last").click()
+    expect(rd.locator("#replay-position")).to_have_text(f"Passo {n_steps} de {n_steps}")
+    expect(rd.locator("#replay-melds")).to_be_visible()
+    shot(a, "replay_earlier_match_1366")
+    rd.locator("#replay-close").click()
+    expect(rd).to_have_count(0)
 
 
 def test_chat_players_spectators_markup_and_limits(app_harness, new_page, shot):

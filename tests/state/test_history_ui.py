@@ -104,9 +104,9 @@ def test_an_earlier_matchs_rounds_follow_the_current_ones(svc: TableService) -> 
         svc.history(code), rounds=(dataclasses.replace(r1, match_number=2),), past=(r1,)
     )
     ui = history_ui.history_ui(hist, snap)
-    assert [(r.match_number, r.round_number, r.earlier_match) for r in ui.rounds] == [
-        (2, 1, False),
-        (1, 1, True),
+    assert [(r.match_number, r.round_number, r.earlier_match, r.record_match) for r in ui.rounds] == [
+        (2, 1, False, 0),  # its VERIFICAR / REVER A RODADA ask for the current match
+        (1, 1, True, 1),  # match 1's
     ]
     assert ui.rounds[1].result_winner == "Bruno"  # the same result shape as FIM DA RODADA
     assert i18n.text("pt", "hist.match_round_label", m=1, n=1) == "Partida 1 · 1ª rodada"

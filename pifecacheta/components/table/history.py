@@ -128,9 +128,12 @@ def _past_round(r: ObjectVar[RoundUi]) -> rx.Component:
             ),
             result_summary(r),
             rx.cond(  # VERIFICAR and REVER A RODADA: the record holds every hand, for the players
-                UI.is_player & ~r.earlier_match,  # records and replays: the current match's rounds
+                UI.is_player,
                 rx.hstack(
-                    verify_button(r.round_number), replay_button(r.round_number), spacing="2", wrap="wrap"
+                    verify_button(r.round_number, match_number=r.record_match),
+                    replay_button(r.round_number, match_number=r.record_match),
+                    spacing="2",
+                    wrap="wrap",
                 ),
             ),
             spacing="2",

@@ -15,7 +15,7 @@ import reflex as rx
 from reflex_base.vars import ObjectVar
 
 from pifecacheta.components.cards import card_face
-from pifecacheta.components.table.shared import NAME_STYLE, T, badge, fill_in, round_button
+from pifecacheta.components.table.shared import NAME_STYLE, T, badge, fill_all, fill_in, round_button
 from pifecacheta.state.replay import ReplayState, SeatStepUi
 from pifecacheta.state.ui_values import MeldUi
 
@@ -23,11 +23,12 @@ STEP = ReplayState.step
 VIRA = ReplayState.vira
 
 
-def replay_button(round_number: Any, button_id: str | None = None) -> rx.Component:
-    """REVER A RODADA for round ``round_number`` (an int Var); ``button_id`` where it is unique."""
+def replay_button(round_number: Any, button_id: str | None = None, match_number: Any = 0) -> rx.Component:
+    """REVER A RODADA for round ``round_number`` (an int Var) of match ``match_number`` (0: the
+    current one); ``button_id`` where it is unique."""
     return round_button(
         T["btn.replay"],
-        ReplayState.open_replay(round_number),  # type: ignore[operator]
+        ReplayState.open_replay(round_number, match_number),  # type: ignore[operator]
         "replay-button",
         button_id,
     )
@@ -202,7 +203,17 @@ def replay_dialog() -> rx.Component:
     return rx.dialog.root(  # type: ignore[no-any-return]
         rx.dialog.content(
             rx.dialog.title(
-                fill_in(T["replay.title"], "{n}", ReplayState.replay_round.to_string())  # type: ignore[attr-defined]
+                rx.cond(
+                    ReplayState.replay_match > 0,
+                    fill_all(
+                        T["replay.match_title"],
+                        [
+                            ("{m}", ReplayState.replay_match.to_string()),  # type: ignore[attr-defined]
+                            ("{n}", ReplayState.replay_round.to_string()),  # type: ignore[attr-defined]
+                        ],
+                    ),
+                    fill_in(T["replay.title"], "{n}", ReplayState.replay_round.to_string()),  # type: ignore[attr-defined]
+                )
             ),
             rx.cond(
                 ReplayState.replay_error != "",

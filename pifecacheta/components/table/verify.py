@@ -16,7 +16,7 @@ import reflex as rx
 from reflex_base.vars import ObjectVar
 
 from pifecacheta.components.table.replay import replay_button
-from pifecacheta.components.table.shared import UI, WRAP_STYLE, T, fill_in, round_button
+from pifecacheta.components.table.shared import UI, WRAP_STYLE, T, fill_all, fill_in, round_button
 from pifecacheta.state.fair_deal import CheckUi, ContributionUi, FairDealState
 
 HEX_STYLE: dict[str, str] = {
@@ -86,12 +86,13 @@ def _codes() -> rx.Component:
     )
 
 
-def verify_button(round_number: Any, button_id: str | None = None) -> rx.Component:
-    """VERIFICAR for round ``round_number`` (an int Var): opens :func:`verify_dialog` (on the
-    table page once) on that round's checks; ``button_id`` where it is unique."""
+def verify_button(round_number: Any, button_id: str | None = None, match_number: Any = 0) -> rx.Component:
+    """VERIFICAR for round ``round_number`` (an int Var) of match ``match_number`` (0: the
+    current one): opens :func:`verify_dialog` (on the table page once) on that round's checks;
+    ``button_id`` where it is unique."""
     return round_button(
         T["btn.verify"],
-        FairDealState.open_verify(round_number),  # type: ignore[operator]
+        FairDealState.open_verify(round_number, match_number),  # type: ignore[operator]
         "verify-button",
         button_id,
     )
@@ -179,7 +180,7 @@ def verify_dialog() -> rx.Component:
         rx.cond(FairDealState.own != "", rx.text(T[own_key], size="2", id="verify-own")),
         rx.button(
             T["verify.download"],
-            on_click=FairDealState.download_record(FairDealState.verify_round),  # type: ignore[operator]
+            on_click=FairDealState.download_record(FairDealState.verify_round, FairDealState.verify_match),  # type: ignore[operator]
             variant="outline",
             color_scheme="amber",
             id="verify-download",
@@ -190,7 +191,19 @@ def verify_dialog() -> rx.Component:
     )
     return rx.dialog.root(  # type: ignore[no-any-return]
         rx.dialog.content(
-            rx.dialog.title(fill_in(T["verify.title"], "{n}", FairDealState.verify_round.to_string())),  # type: ignore[attr-defined]
+            rx.dialog.title(
+                rx.cond(
+                    FairDealState.verify_match > 0,
+                    fill_all(
+                        T["verify.match_title"],
+                        [
+                            ("{m}", FairDealState.verify_match.to_string()),  # type: ignore[attr-defined]
+                            ("{n}", FairDealState.verify_round.to_string()),  # type: ignore[attr-defined]
+                        ],
+                    ),
+                    fill_in(T["verify.title"], "{n}", FairDealState.verify_round.to_string()),  # type: ignore[attr-defined]
+                )
+            ),
             rx.cond(
                 FairDealState.verify_error != "",
                 rx.callout(T[FairDealState.verify_error], color_scheme="red", id="verify-error"),
