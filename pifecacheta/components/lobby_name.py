@@ -13,6 +13,7 @@ from typing import Any
 import reflex as rx
 
 from pifecacheta.components.common import polite_region
+from pifecacheta.components.keys import on_keys
 from pifecacheta.state.name_limit import NAME_MAX
 
 
@@ -38,9 +39,15 @@ def name_limit(input_id: str, value: Any, t: Any) -> rx.Component:
     )
 
 
-def name_input(input_id: str, value: Any, on_change: Any, **props: Any) -> rx.Component:
+def name_input(
+    input_id: str, value: Any, on_change: Any, *, on_enter: Any = None, **props: Any
+) -> rx.Component:
     """The name box ``input_id`` itself: at most ``NAME_MAX`` characters (``maxlength``),
-    described by its limit hint (:func:`name_limit`); ``props`` go to ``rx.input``."""
+    described by its limit hint (:func:`name_limit`); ``on_enter``: the event Enter in the box
+    sends, as its form's button would (CRIAR MESA, SENTAR À MESA), after the typed name (the
+    debounced box sends its last change first on Enter); ``props`` go to ``rx.input``."""
+    if on_enter is not None:
+        props["on_key_down"] = on_keys({"Enter": [on_enter]})
     return rx.input(  # type: ignore[no-any-return]
         id=input_id,
         value=value,
