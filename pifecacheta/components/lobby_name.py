@@ -38,10 +38,17 @@ def name_limit(input_id: str, value: Any, t: Any) -> rx.Component:
     )
 
 
-def name_input(input_id: str, value: Any, on_change: Any, **props: Any) -> rx.Component:
+def name_input(
+    input_id: str, value: Any, on_change: Any, *, on_enter: Any = None, **props: Any
+) -> rx.Component:
     """The name box ``input_id`` itself: at most ``NAME_MAX`` characters (``maxlength``),
-    described by its limit hint (:func:`name_limit`); ``props`` go to ``rx.input``."""
-    return rx.input(  # type: ignore[no-any-return]
+    described by its limit hint (:func:`name_limit`); ``props`` go to ``rx.input``.
+
+    ``on_enter``: the event Enter in the box sends, as the button beside it would (CRIAR MESA,
+    SENTAR À MESA). The box is then the only field of a form, so Enter submits it (the HTML
+    form's implicit submission), after the box sent its last change (Reflex's debounced input
+    sends it on Enter first)."""
+    box = rx.input(
         id=input_id,
         value=value,
         on_change=on_change,
@@ -49,3 +56,6 @@ def name_input(input_id: str, value: Any, on_change: Any, **props: Any) -> rx.Co
         custom_attrs={"aria-describedby": f"{input_id}-limit"},
         **props,
     )
+    if on_enter is None:
+        return box  # type: ignore[no-any-return]
+    return rx.form(box, on_submit=on_enter, reset_on_submit=False, width="100%")  # type: ignore[no-any-return]

@@ -182,6 +182,7 @@ def _create_card() -> rx.Component:
                 "name-input",
                 LobbyState.name_input,
                 LobbyState.set_name_input,
+                on_enter=LobbyState.create,  # Enter in the box: CRIAR MESA
                 placeholder=t["name.placeholder"],
                 size="3",
                 width="100%",

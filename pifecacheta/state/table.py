@@ -67,6 +67,11 @@ def _has_drawn(view: PlayerView) -> bool:
     return view.phase is Phase.DISCARD and view.seat is not None and view.turn == view.seat
 
 
+def _round_ended(view: PlayerView) -> bool:
+    """The round is over (someone went out): a second BATER has nothing left to do."""
+    return view.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER)
+
+
 def _round_left(view: PlayerView) -> bool:
     """The round the viewer pressed PRÓXIMA RODADA on is no longer showing its end."""
     return view.phase is not Phase.ROUND_OVER
@@ -318,10 +323,12 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
 
     @rx.event
     async def go_out(self, version: int) -> Any:
-        """BATER / CERRAR: the engine picks the best go-out (seed 000 line 56)."""
+        """BATER / CERRAR: the engine picks the best go-out (seed 000 line 56). The second press
+        of a double click or a repeated key, made before the round's end reached the page, is
+        not refused aloud once the round is over."""
         from pifecacheta.rules import GoOut
 
-        return await self._act(GoOut(), version)
+        return await self._act_unless_done(GoOut(), version, _round_ended)
 
     @rx.event
     async def announce(self, version: int) -> Any:

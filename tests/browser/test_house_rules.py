@@ -283,6 +283,11 @@ def test_pegar_do_lixo_is_enabled_only_for_a_go_out_under_the_pile_rule(app_harn
     join_table(b, a.url, "Bruno", "es")
     a.get_by_role("button", name="COMEÇAR").click()
     expect(hand(a)).to_have_count(9)
+    # the round's first turn: the lixo is empty, so the hint names only the stock
+    expect(b.get_by_role("button", name="TOMAR DEL POZO", exact=True)).to_be_disabled()
+    expect(b.locator("#status-line")).to_have_text(
+        "Tu turno: haz clic en ROBAR (o en el mazo).", use_inner_text=True
+    )
     code = a.url.rstrip("/").rsplit("/", 1)[-1]
     who = {0: browser_identity(a, "Ana"), 1: browser_identity(b, "Bruno")}
     act(svc, code, who[1], Draw())  # Bruno plays first: he draws and discards his first card

@@ -235,3 +235,26 @@ def test_the_tab_order_of_the_lobby_follows_what_a_phone_shows(app_harness, new_
     assert a.evaluate(f"({_WHERE_JS})(document.activeElement)") == "side"
     tab_to(a, "e => e.classList.contains('my-table')", limit=4)  # the table, before the name box
     expect(row).to_be_focused()
+
+
+def test_enter_in_a_name_box_sends_its_form(app_harness, new_page):
+    """Enter in the lobby's name box is CRIAR MESA, and in the waiting room's SENTAR À MESA (a
+    newcomer typed a name and pressed Enter, and nothing happened): the name typed just before
+    is the one used."""
+    a = new_page()
+    a.goto(app_harness.frontend_url)
+    box = a.locator("#name-input")
+    box.click()
+    box.press_sequentially("Kiko")
+    box.press("Enter")
+    a.wait_for_url("**/mesa/**")
+    expect(a.locator(".lobby-seat").filter(has_text="Kiko")).to_be_visible()
+    b = new_page(width=390, height=844, locale="es-AR")
+    b.goto(a.url)
+    join = b.locator("#join-name")
+    join.click()
+    join.press_sequentially("Lola")
+    join.press("Enter")
+    expect(b.locator(".lobby-seat").filter(has_text="Lola")).to_be_visible()
+    expect(a.locator(".lobby-seat").filter(has_text="Lola")).to_be_visible()
+    expect(join).to_have_count(0)  # seated: the box is gone

@@ -112,9 +112,18 @@ def test_a_cacheta_round_played_by_keyboard_alone_keeps_the_focus(app_harness, n
             expect(hand(a)).to_have_count(10)
             # the focus goes to the card just drawn, whichever control drew it
             expect(a.locator("#hand .hand-card:has(.drawn-mark)")).to_be_focused()
+            nxt = log[n + 1][1] if n + 1 < len(log) else None
             if draws == 1:
                 shot(a, "a11y_focus_drawn_card")
-            nxt = log[n + 1][1] if n + 1 < len(log) else None
+                assert not isinstance(nxt, GoOut)
+                # B while BATER is disabled: the refusal says why, and nothing changed
+                expect(a.get_by_role("button", name="BATER", exact=True)).to_be_disabled()
+                a.keyboard.press("b")
+                expect(a.locator("#message")).to_have_text("Ainda não dá para bater com essas cartas.")
+                expect(hand(a)).to_have_count(10)
+                a.keyboard.press("Escape")  # the refusal goes, as a tap on a card makes it go
+                expect(a.locator("#message")).to_have_count(0)
+                expect(a.locator("#hand .hand-card:has(.drawn-mark)")).to_be_focused()
             if isinstance(nxt, GoOut):  # BATER by its shortcut B, from the hand
                 expect(a.get_by_role("button", name="BATER", exact=True)).to_have_attribute(
                     "aria-keyshortcuts", "B"

@@ -36,10 +36,9 @@ def status_line() -> rx.Component:
             T["turn.out"],
             rx.cond(
                 UI.can_draw,
-                # the lixo named only when PEGAR DO LIXO is enabled ("Lixo só para bater")
-                rx.cond(
-                    UI.can_take | ~UI.has_discard, _by_pointer("turn.draw"), _by_pointer("turn.draw_stock")
-                ),
+                # the lixo named only when PEGAR DO LIXO is enabled: not while it is empty (a
+                # round's first turn) nor under "Lixo só para bater" without a go-out
+                rx.cond(UI.can_take, _by_pointer("turn.draw"), _by_pointer("turn.draw_stock")),
                 rx.cond(
                     UI.can_discard,
                     rx.cond(SELECTED.value != "", _by_pointer("turn.selected"), _discard_hint()),

@@ -15,7 +15,7 @@ import reflex as rx
 from reflex_base.vars import ObjectVar
 
 from pifecacheta.components.cards import card_face
-from pifecacheta.components.table.shared import NAME_STYLE, T, badge, fill_all, fill_in, round_button
+from pifecacheta.components.table.shared import NAME_STYLE, T, badge, fill_in, round_button, round_title
 from pifecacheta.state.replay import ReplayState, SeatStepUi
 from pifecacheta.state.ui_values import MeldUi
 
@@ -203,16 +203,8 @@ def replay_dialog() -> rx.Component:
     return rx.dialog.root(  # type: ignore[no-any-return]
         rx.dialog.content(
             rx.dialog.title(
-                rx.cond(
-                    ReplayState.replay_match > 0,
-                    fill_all(
-                        T["replay.match_title"],
-                        [
-                            ("{m}", ReplayState.replay_match.to_string()),  # type: ignore[attr-defined]
-                            ("{n}", ReplayState.replay_round.to_string()),  # type: ignore[attr-defined]
-                        ],
-                    ),
-                    fill_in(T["replay.title"], "{n}", ReplayState.replay_round.to_string()),  # type: ignore[attr-defined]
+                round_title(
+                    "replay.title", "replay.match_title", ReplayState.replay_round, ReplayState.replay_match
                 )
             ),
             rx.cond(

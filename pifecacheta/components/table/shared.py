@@ -45,6 +45,19 @@ def fill_all(text: Any, pairs: Sequence[tuple[str, Any]]) -> Any:
     return text.split(placeholder).map(lambda piece: fill_all(piece.to(str), rest)).join(value)
 
 
+def round_title(key: str, match_key: str, round_number: Any, match_number: Any) -> Any:
+    """A dialog's title about one round (REVER A RODADA, VERIFICAR): the catalog text ``key``
+    with ``{n}`` = ``round_number``, or ``match_key`` with ``{m}`` = ``match_number`` too when
+    the round belongs to a match before the last REVANCHE (``match_number`` > 0); both ints
+    Vars, filled client side (:func:`fill_all`)."""
+    n = round_number.to_string()
+    return rx.cond(
+        match_number > 0,
+        fill_all(T[match_key], [("{m}", match_number.to_string()), ("{n}", n)]),
+        fill_in(T[key], "{n}", n),
+    )
+
+
 def fill(key: Any, name: Any) -> Any:
     """The catalog text of ``key`` (a key, or a string Var holding one) with ``{name}`` filled
     in (client side, :func:`fill_in`): a string Var."""

@@ -34,7 +34,10 @@ def dismiss_refusal() -> list[Any]:
 def shortcut_letters() -> list[tuple[Var[str], list[Any]]]:
     """The ``letters`` of :func:`~pifecacheta.components.keys.on_keys` for the controls of the
     turn: each letter runs its button's events, only while that button is enabled, and moves
-    the focus as the button does (components/focus.py)."""
+    the focus as the button does (components/focus.py). One exception: BATER's letter in the
+    player's own discard turn while BATER is disabled still asks the service, whose refusal
+    ("Ainda não dá para bater com essas cartas.") is shown and read out: a keyboard player
+    learns why nothing happened, as a click on a card that is not theirs says so."""
     can_take = UI.can_draw & UI.has_discard
     return [
         (
@@ -51,7 +54,10 @@ def shortcut_letters() -> list[tuple[Var[str], list[Any]]]:
         ),
         (
             T["key.go_out"],
-            _only(UI.can_go_out, TableState.go_out(UI.version), want_focus(ROUND_TITLE)),  # type: ignore[operator]
+            [
+                *_only(UI.can_go_out, TableState.go_out(UI.version), want_focus(ROUND_TITLE)),  # type: ignore[operator]
+                *_only(UI.can_discard & ~UI.can_go_out, TableState.go_out(UI.version)),  # type: ignore[operator]
+            ],
         ),
     ]
 

@@ -16,7 +16,7 @@ import reflex as rx
 from reflex_base.vars import ObjectVar
 
 from pifecacheta.components.table.replay import replay_button
-from pifecacheta.components.table.shared import UI, WRAP_STYLE, T, fill_all, fill_in, round_button
+from pifecacheta.components.table.shared import UI, WRAP_STYLE, T, fill_in, round_button, round_title
 from pifecacheta.state.fair_deal import CheckUi, ContributionUi, FairDealState
 
 HEX_STYLE: dict[str, str] = {
@@ -192,16 +192,11 @@ def verify_dialog() -> rx.Component:
     return rx.dialog.root(  # type: ignore[no-any-return]
         rx.dialog.content(
             rx.dialog.title(
-                rx.cond(
-                    FairDealState.verify_match > 0,
-                    fill_all(
-                        T["verify.match_title"],
-                        [
-                            ("{m}", FairDealState.verify_match.to_string()),  # type: ignore[attr-defined]
-                            ("{n}", FairDealState.verify_round.to_string()),  # type: ignore[attr-defined]
-                        ],
-                    ),
-                    fill_in(T["verify.title"], "{n}", FairDealState.verify_round.to_string()),  # type: ignore[attr-defined]
+                round_title(
+                    "verify.title",
+                    "verify.match_title",
+                    FairDealState.verify_round,
+                    FairDealState.verify_match,
                 )
             ),
             rx.cond(

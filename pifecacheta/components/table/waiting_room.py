@@ -160,7 +160,13 @@ def _sit_form() -> rx.Component:
         rx.vstack(
             rx.el.label(T["name.label"], html_for="join-name", style={"font_weight": "bold"}),
             rx.hstack(
-                name_input("join-name", TableState.join_name, TableState.set_join_name, width="100%"),
+                name_input(  # Enter in the box: SENTAR À MESA
+                    "join-name",
+                    TableState.join_name,
+                    TableState.set_join_name,
+                    on_enter=TableState.sit,
+                    width="100%",
+                ),
                 rx.button(T["btn.sit"], on_click=TableState.sit, color_scheme="green"),
                 width="100%",
             ),
