@@ -309,6 +309,19 @@ class Replay:
         return self.past + tuple(self.rounds), self.match_number
 
 
+def dealt_match(stored: Match, deal: dict[str, Any], next_start: dict[str, Any] | None) -> Match | None:
+    """The match as the start or REVANCHE row ``deal`` (a logged dict) dealt it: the current
+    match (``next_start`` None) from ``stored``'s seed; an earlier one from the seed the next
+    REVANCHE row ``next_start`` logged for the match it ended (``ended_seed``, public once that
+    match was over, seed 000 line 70), or from ``deal``'s verifiable key. None when neither is
+    logged (a match ended before ``ended_seed`` existed, dealt from an integer seed)."""
+    key = RoundKey.from_dict(deal["key"]) if deal.get("key") is not None else None
+    seed = stored.seed if next_start is None else next_start.get("ended_seed")
+    if not isinstance(seed, int) and key is None:
+        return None
+    return new_match(stored.rules, stored.seats, seed=seed if isinstance(seed, int) else 0, key=key)
+
+
 def _through_matches(
     code: str,
     rp: Replay | None,
@@ -339,13 +352,8 @@ def _through_matches(
         elif j > 0:
             number += 1  # a match dealt by the rows read but not replayable: counted, untold
         v, _, deal, at = entries[i]
-        key = RoundKey.from_dict(deal["key"]) if deal.get("key") is not None else None
-        seed = stored.seed if j == len(starts) - 1 else entries[starts[j + 1]][2].get("ended_seed")
-        if not isinstance(seed, int) and key is None:
-            prev = None
-            continue
-        m = new_match(stored.rules, stored.seats, seed=seed if isinstance(seed, int) else 0, key=key)
-        prev = Replay(m, v, at, past=past, match_number=number + 1)
+        m = dealt_match(stored, deal, entries[starts[j + 1]][2] if j + 1 < len(starts) else None)
+        prev = None if m is None else Replay(m, v, at, past=past, match_number=number + 1)
     assert prev is not None  # the last deal replays from the stored match's own seed
     return prev
 

@@ -22,13 +22,13 @@ from typing import Any
 import sqlalchemy as sa
 
 from ..models import ActionLog
-from ..rules import Match, PlayerView, apply, new_match, player_view, spectator_view
+from ..rules import Match, PlayerView, apply, player_view, spectator_view
 from ..rules.actions import Draw, action_from_dict
 from ..rules.shuffle import RoundKey
 from ..rules.verify_round import CONSTRUCTION, SCHEMA, verify
 from . import fair_deal
 from .errors import NotSeated, NotStarted, Refusal
-from .history import ENGINE_TYPES, MATCH_STARTS
+from .history import ENGINE_TYPES, MATCH_STARTS, dealt_match
 from .identity import verify as verify_identity
 from .store import Store
 from .values import Identity
@@ -87,12 +87,9 @@ def replay_rounds(
     j = len(starts) - 1 if match_number is None else match_number - 1
     if not 0 <= j < len(starts):
         return []
-    first = entries[starts[j]][2]
-    key = RoundKey.from_dict(first["key"]) if first.get("key") is not None else None
-    seed = stored.seed if j == len(starts) - 1 else entries[starts[j + 1]][2].get("ended_seed")
-    if not isinstance(seed, int) and key is None:
+    m = dealt_match(stored, entries[starts[j]][2], entries[starts[j + 1]][2] if j + 1 < len(starts) else None)
+    if m is None:
         return []
-    m = new_match(stored.rules, stored.seats, seed=seed if isinstance(seed, int) else 0, key=key)
     rounds = [_round_of(m, entries[starts[j]][0])]
     end = starts[j + 1] if j + 1 < len(starts) else len(entries)
     for version, seat, entry in entries[starts[j] + 1 : end]:
