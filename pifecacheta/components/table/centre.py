@@ -101,11 +101,12 @@ def _stock() -> rx.Component:
             role=rx.cond(UI.is_player, "button", "img"),
             aria_label=T["table.stock"] + " " + UI.stock_size.to_string(),
             custom_attrs={"data-testid": "stock"},
-            # padded and rounded as the lixo's box, so the two cards and their captions line up
-            # and the focus ring follows the card's shape
+            # padded above and below as the lixo's box, so the two cards and their captions
+            # line up (not at the sides: on a phone the stock, the lixo and three wilds share
+            # one row); rounded, so that the focus ring follows the card's shape
             style={
                 "cursor": rx.cond(UI.can_draw, "pointer", "default"),
-                "padding": "0.3em",
+                "padding": "0.3em 0",
                 "border_radius": "0.6em",
             },
         ),
