@@ -69,7 +69,7 @@ def lobby_page() -> rx.Component:
         rx.flex(
             rx.cond(has_rows, _side(order="0")),
             _create_card(),
-            rx.cond(~has_rows, _side(order="2")),
+            rx.cond(~has_rows, _side(order="2", empty=True)),
             wrap="wrap",
             gap="1em",
             align="start",
@@ -80,12 +80,15 @@ def lobby_page() -> rx.Component:
     )
 
 
-def _side(order: str) -> rx.Component:
-    """MINHAS MESAS and how a table goes (``.lobby-side``), at flex ``order`` on a phone."""
+def _side(order: str, *, empty: bool = False) -> rx.Component:
+    """MINHAS MESAS and how a table goes (``.lobby-side``), at flex ``order`` on a phone;
+    ``empty``: MINHAS MESAS lists no table yet, so on a wide screen it does not stretch to the
+    create card's height and the two panels sit in the middle of the column
+    (``assets/room.css``)."""
     return rx.box(  # type: ignore[no-any-return]
         my_tables(),
         lobby_steps(),
-        class_name="lobby-side",
+        class_name="lobby-side lobby-side-empty" if empty else "lobby-side",
         style={"order": order, "flex": "1 1 20em", "min_width": "0"},
     )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -62,14 +63,38 @@ def house_choices(mode: str) -> list[str]:
         return []
 
 
+def stored_choice(text: str) -> tuple[str, list[str], bool] | None:
+    """The form's choices kept in the browser (``LobbyState.choice``): ``(mode, house, hints)``,
+    the mode one of ``MODES``, the house rules known names in ``HOUSE_RULES``' order; None when
+    ``text`` is empty or not such a JSON object (another version's value, a hand-edited one).
+
+    >>> stored_choice('{"mode": "pife", "house": ["x", "set_may_repeat_suit"], "hints": true}')
+    ('pife', ['set_may_repeat_suit'], True)
+    >>> stored_choice('{"mode": "poker"}') is None, stored_choice("[") is None
+    (True, True)
+    """
+    try:
+        data = json.loads(text) if text else None
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("mode") not in MODES:
+        return None
+    house = data.get("house")
+    chosen = house if isinstance(house, list) else []
+    return data["mode"], [r for r in HOUSE_RULES if r in chosen], data.get("hints") is True
+
+
 class LobbyState(rx.State):
-    """The create-a-table form."""
+    """The create-a-table form. Its choices (the game, the house rules, Dicas) are kept in the
+    browser's storage, so the form shows them again on the next visit, after a reload or a
+    table, until changed."""
 
     mode: str = "cacheta7"
     name_input: str = ""
     message: str = ""
     house: list[str] = []  # the house rules ticked (names of ``service.HOUSE_RULES``)
     hints: bool = False  # Dicas ticked
+    choice: str = rx.LocalStorage("", name="pc_lobby")  # JSON: see stored_choice
     # the table this visit of the lobby created (server only): a second CRIAR MESA of the same
     # visit (a double click; the page has not left yet) opens it instead of creating another
     _created: str = ""
@@ -81,13 +106,21 @@ class LobbyState(rx.State):
 
     @rx.event
     async def load(self) -> None:
-        """Prefill the name this browser used last time; this tab shows no table any more, so it
-        stops watching the one it came from on the live feed."""
+        """Prefill the name this browser used last time and the choices it made last (the game,
+        the house rules, Dicas); this tab shows no table any more, so it stops watching the one
+        it came from on the live feed."""
         live.current().unwatch(live.tab_of(self).token)
         session = await self.get_state(ViewerState)
         self.name_input = self.name_input or session.name
         self.message = ""
         self._created = ""
+        kept = stored_choice(self.choice)
+        if kept is not None:
+            self.mode, self.house, self.hints = kept
+
+    def _keep_choice(self) -> None:
+        """Store the form's choices in the browser (``choice``) for its next visit."""
+        self.choice = json.dumps({"mode": self.mode, "house": self.house, "hints": self.hints})
 
     @rx.event
     def set_mode(self, mode: str | list[str]) -> None:
@@ -95,6 +128,7 @@ class LobbyState(rx.State):
         mode = mode[0] if isinstance(mode, list) else mode
         if mode in MODES:
             self.mode = mode
+            self._keep_choice()
 
     @rx.event
     def set_house(self, name: str, on: bool) -> None:
@@ -104,12 +138,14 @@ class LobbyState(rx.State):
             return
         chosen = [r for r in self.house if r != name]
         self.house = [r for r in HOUSE_RULES if r in chosen or (on and r == name)]
+        self._keep_choice()
 
     @rx.event
     def set_hints(self, on: bool) -> None:
         """Tick or untick Dicas (a value that is not a bool changes nothing)."""
         if type(on) is bool:
             self.hints = on
+            self._keep_choice()
 
     @rx.event
     def set_name_input(self, name: str) -> None:

@@ -112,10 +112,9 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
     # do not queue two events ahead of the discard.
     dragging: str = ""  # card id being dragged
     message: str = ""  # catalog key of the last refusal, "" when none
+    # a new refusal's number: the page shows it until the viewer dismisses that number or
+    # acts again (components/table/messages.py: no timer, WCAG 2.2.1)
     message_serial: int = 0
-    # table_version when the message was given: the page hides the message once the table
-    # changes (table_version moves on), or on the viewer's next action.
-    message_version: int = -1
     # The live feed's change count of the table (``LiveFeed.changes``) as this tab last heard
     # it: set by its own actions and by the feed's push. A new value makes a delta, which
     # re-evaluates ``ui``. Not the database's GameTable.version (``ui.version``).
@@ -222,7 +221,6 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
         if not name_fits(name):
             self.message = NAME_TOO_LONG
             self.message_serial += 1
-            self.message_version = self.table_version
             return
         self.join_name = name
 
@@ -459,7 +457,6 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
     async def _refused(self, exc: BaseException) -> Any:
         self.message = error_key(exc)
         self.message_serial += 1
-        self.message_version = self.table_version
         return None
 
     async def _changed(self) -> None:

@@ -108,6 +108,16 @@ def _four_at_the_table(new_page, app_harness, seed: int):
     a = new_page(width=1366, height=900)
     a.goto(app_harness.frontend_url)
     expect(a.locator("#name-input")).to_be_visible()
+    # a first visit lists no table: MINHAS MESAS is as tall as its line, not the create card's
+    # height, and it sits with COMO FUNCIONA halfway down the create card
+    expect(a.locator("#my-tables-none")).to_be_visible()
+    panel = a.locator(".lobby-side > .rt-Flex").first.bounding_box()
+    card = a.locator(".lobby-create").bounding_box()
+    side = a.locator(".lobby-side").bounding_box()
+    steps = a.locator("#lobby-steps").bounding_box()
+    assert panel and card and side and steps and panel["height"] < 0.4 * card["height"], (panel, card)
+    middle = (panel["y"] + steps["y"] + steps["height"]) / 2
+    assert abs(middle - (side["y"] + side["height"] / 2)) < 4, (panel, steps, side)
     _shots(a, "lobby", "pt")
     create_table(a, app_harness.frontend_url, "Ana", "cacheta7")
     b = new_page(width=1920, height=1080, locale="es-AR")

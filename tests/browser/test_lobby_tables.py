@@ -234,3 +234,43 @@ def test_a_double_click_on_criar_mesa_creates_one_table(app_harness, new_page):
     expect(a.locator(".lobby-seat").filter(has_text="Tito")).to_be_visible()
     mine = get_service().my_tables(browser_identity(a, "Ana"))
     assert [t.code for t in mine] == [a.url.rstrip("/").rsplit("/", 1)[-1]], mine
+
+
+def test_the_lobby_keeps_the_last_game_house_rules_and_dicas(app_harness, new_page):
+    """The create form shows again what this browser chose last (the game, a house rule, Dicas)
+    after a reload and after a table, so a returning player need not choose it anew; a stored
+    value the app cannot read leaves the form as a newcomer's."""
+    from pifecacheta.service import get_service
+
+    a = new_page()
+    a.goto(app_harness.frontend_url)
+    a.locator("#name-input").fill("Ana")
+    expect(a.locator("#mode-cacheta7")).to_have_attribute("data-state", "checked")  # the default
+    a.locator("#mode-pife").click()
+    a.locator("#house-summary").click()
+    a.locator("#house-set_may_repeat_suit").click()
+    a.locator("#house-hints").click()
+    expect(a.locator("#house-summary")).to_contain_text("(1)")
+    a.reload()
+    expect(a.locator("#mode-pife")).to_have_attribute("data-state", "checked")
+    expect(a.locator("#house-summary")).to_contain_text("(1)")
+    expect(a.locator("#house-hints")).to_have_attribute("data-state", "checked")
+    a.get_by_role("button", name="CRIAR MESA").click()
+    a.wait_for_url("**/mesa/**")
+    snap = get_service().snapshot(a.url.rstrip("/").rsplit("/", 1)[-1], None)
+    assert snap.rules.mode.name == "PIFE" and snap.rules.set_may_repeat_suit and snap.hints
+    a.goto(app_harness.frontend_url)
+    expect(a.locator("#mode-pife")).to_have_attribute("data-state", "checked")
+    a.locator("#mode-cacheta10").click()  # a new choice replaces the kept one
+    a.reload()
+    expect(a.locator("#mode-cacheta10")).to_have_attribute("data-state", "checked")
+    # another browser whose stored choice is not one the app wrote: a newcomer's form, that works
+    b = new_page()
+    b.context.add_init_script('localStorage.setItem(\'pc_lobby\', \'{"mode": "poker", "house": 7}\')')
+    b.goto(app_harness.frontend_url)
+    expect(b.locator("#name-input")).to_be_visible()
+    expect(b.locator("#mode-cacheta7")).to_have_attribute("data-state", "checked")
+    expect(b.locator("#house-summary")).not_to_contain_text("(")
+    b.locator("#mode-pife").click()
+    expect(b.locator("#mode-pife")).to_have_attribute("data-state", "checked")
+    b.wait_for_function("() => (localStorage.getItem('pc_lobby') || '').includes('pife')")

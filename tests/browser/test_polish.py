@@ -39,6 +39,13 @@ def test_long_names_refusal_and_full_table_on_a_phone(app_harness, new_page, sho
     expect(a.locator("#add-bots")).to_have_count(0)
     a.get_by_role("button", name="COMEÇAR").click()
     expect(hand(a)).to_have_count(9)
+    # Ana deals (seed 000 line 50): the dealer's chip on her seat's corner covers none of her
+    # name, whose last letters give way to "…" before it
+    chip = a.locator('.seat[data-seat="0"] .dealer-chip').bounding_box()
+    text_right = a.locator('.seat[data-seat="0"] .seat-name').evaluate(
+        "(e) => e.getBoundingClientRect().right - parseFloat(getComputedStyle(e).paddingRight)"
+    )
+    assert chip is not None and text_right <= chip["x"] + 0.5, (text_right, chip)
     # a 200-character chat line without spaces wraps instead of widening the phone screen
     a.locator("#chat input").fill("k" * 200)
     a.get_by_role("button", name="ENVIAR").click()

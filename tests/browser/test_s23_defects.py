@@ -93,6 +93,13 @@ def test_the_taken_cards_twin_is_marked_and_its_discard_refused_by_name(app_harn
     for card in (taken, twin):
         expect(a.locator(f'[id="card-{card}"]')).to_have_css("outline-color", blue)
         expect(a.locator(f'[id="card-{card}"]')).to_have_css("outline-style", "solid")
+        # a screen reader hears what the blue ring shows
+        expect(a.locator(f'#hand .hand-card:has([id="card-{card}"])')).to_have_attribute(
+            "aria-label", re.compile(r", não pode ser descartada nesta vez$")
+        )
+    names = a.locator("#hand .hand-card").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+    noted = [n for n in names if n.endswith(", não pode ser descartada nesta vez")]
+    assert len(names) == 10 and len(noted) == 2, names  # the other eight say nothing of it
     a.locator(f'[id="card-{twin}"]').dblclick()
     expect(a.locator("#message")).to_have_text(
         "A carta que veio do lixo não pode ser descartada nesta vez, nem a igual do outro baralho."

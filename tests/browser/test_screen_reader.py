@@ -100,6 +100,12 @@ def test_seats_hand_pile_and_round_end_read_in_words(app_harness, new_page):
     expect(hand(page)).to_have_count(10)
     drawn = next(c for c in table_ui(svc.snapshot(code, who[first])).hand_by_suit if c.drawn)
     expect(announcer).to_have_text(i18n.text(lang, "a11y.drew").replace("{card}", _card(drawn, lang)))
+    # the drawn card's "nova" tag is in its name, and only in its name
+    expect(page.locator("#hand .hand-card:has(.drawn-mark)")).to_have_attribute(
+        "aria-label", f"{_card(drawn, lang)}, {i18n.text(lang, 'hand.drawn')}"
+    )
+    tagged = f'#hand .hand-card[aria-label$=", {i18n.text(lang, "hand.drawn")}"]'
+    expect(page.locator(tagged)).to_have_count(1)
     expect(pages[1 - first][0].locator("#announcer")).to_have_text("")  # nobody else hears it
 
     # the lixo: its top card and who discarded it

@@ -166,7 +166,7 @@ def test_going_back_to_the_lobby_leaves_the_table_s_updates(installed):
     feed = installed
 
     class _Lobby:
-        name_input, message = "", "old"
+        name_input, message, choice = "", "old", ""
         router = type("R", (), {"session": type("S", (), {"client_token": "tab-a"})()})()
 
         async def get_state(self, cls: type) -> Any:

@@ -58,7 +58,7 @@ class RealTab:
     def _setup(self, tab: TableState, code: str, who: Any, table_version: int) -> None:
         tab.table_code = code
         tab.me, tab._secret, tab._name = (who.player_id, who.secret, who.name) if who else ("", "", "")
-        tab.message, tab.message_serial, tab.message_version = "", 0, -1
+        tab.message, tab.message_serial = "", 0
         tab.table_version = table_version
         router = tab.router
         tab.router = dataclasses.replace(

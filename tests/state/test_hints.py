@@ -157,7 +157,8 @@ def test_the_lobby_offers_wild_rules_only_in_cacheta():
 
 
 def test_ticking_house_rules_and_dicas_in_the_lobby():
-    form = SimpleNamespace(house=[], hints=False)
+    form = SimpleNamespace(mode="pife", house=[], hints=False, choice="")
+    form._keep_choice = lambda: LobbyState._keep_choice(form)
     LobbyState.set_house.fn(form, "rebuild_without_shuffle", True)
     LobbyState.set_house.fn(form, "set_may_repeat_suit", True)
     LobbyState.set_house.fn(form, "set_may_repeat_suit", True)  # twice: once
@@ -171,6 +172,8 @@ def test_ticking_house_rules_and_dicas_in_the_lobby():
     assert form.hints is False
     LobbyState.set_hints.fn(form, True)
     assert form.hints is True
+    # what the browser keeps for the form's next visit (LobbyState.load reads it back)
+    assert lobby.stored_choice(form.choice) == ("pife", ["rebuild_without_shuffle"], True)
 
 
 # ---- the question before a discard, on a tab's real state ---------------------------------

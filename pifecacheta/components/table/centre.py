@@ -101,8 +101,14 @@ def _stock() -> rx.Component:
             role=rx.cond(UI.is_player, "button", "img"),
             aria_label=T["table.stock"] + " " + UI.stock_size.to_string(),
             custom_attrs={"data-testid": "stock"},
-            # rounded as the card, so that the focus ring follows its shape
-            style={"cursor": rx.cond(UI.can_draw, "pointer", "default"), "border_radius": "0.5em"},
+            # padded above and below as the lixo's box, so the two cards and their captions
+            # line up (not at the sides: on a phone the stock, the lixo and three wilds share
+            # one row); rounded, so that the focus ring follows the card's shape
+            style={
+                "cursor": rx.cond(UI.can_draw, "pointer", "default"),
+                "padding": "0.3em 0",
+                "border_radius": "0.6em",
+            },
         ),
         rx.text(T["table.stock"], " · ", UI.stock_size, size="1"),
         flight("stock"),
@@ -198,6 +204,7 @@ def _vira() -> rx.Component:
             _labelled_card(UI.wild, "table.wild", "wild"),
             rx.cond(UI.has_wild_other, _labelled_card(UI.wild_other, "table.wild", "wild-other")),
             spacing="2",
+            align_self="center",  # the small cards halfway down the stock's and the lixo's
         ),
     )
 
@@ -213,7 +220,9 @@ def centre() -> rx.Component:
             _vira(),
             spacing="5",
             justify="center",
-            align="end",
+            # the stock's and the lixo's cards top-aligned: the line under the lixo (who
+            # discarded its top card) hangs below without lifting its card above the stock
+            align="start",
             wrap="wrap",
             padding="0.8em 0",
             class_name="centre-row",  # larger on a wide screen: assets/table.css

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
-from reflex_base.vars import ArrayVar, NumberVar, ObjectVar
+from reflex_base.vars import ArrayVar, NumberVar, ObjectVar, Var
 from reflex_base.vars.function import FunctionStringVar
 
 from pifecacheta.components.cards import card_face, card_name
@@ -216,7 +216,7 @@ def hand_card(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int])
         id=slot_id(i),
         role="button",
         aria_pressed=rx.cond(selected, "true", "false"),
-        aria_label=card_name(card),  # "7 de copas, coringa" for a wild
+        aria_label=hand_card_name(card),  # "7 de copas, coringa, nova"
         tab_index=rx.cond(i == rx.cond(focused < count, focused, count - 1), 0, -1),
         # styled by class (assets/room.css, "a card of the hand"): the hand renders again at
         # each move, and a style prop costs an Emotion component per card; the lifted card
@@ -226,11 +226,22 @@ def hand_card(card: ObjectVar[CardUi], i: NumberVar[int], count: NumberVar[int])
     )
 
 
+def hand_card_name(card: ObjectVar[CardUi]) -> Var[str]:
+    """The spoken name of a card of the viewer's hand: :func:`card_name` ("7 de copas,
+    coringa"), then what its marks show: ", nova" for the card just drawn (``drawn_mark``) and,
+    for the card taken from the lixo and its twin (the blue ring), ", não pode ser descartada
+    nesta vez" (seed 000 line 54)."""
+    drawn = rx.cond(card.drawn, ", " + T["hand.drawn"], "").to(str)
+    taken = rx.cond(card.taken, ", " + T["hand.taken_note"], "").to(str)
+    name: Var[str] = card_name(card) + drawn + taken
+    return name
+
+
 def drawn_mark(card: ObjectVar[CardUi]) -> rx.Component:
     """The mark on the card just drawn from the stock (``CardUi.drawn``, set only in the
     viewer's own hand until the discard): a small "nova" tag over the card's bottom edge (clear
-    of the rank in the top corner), read
-    after the card's name by screen readers, and a green glow around the card."""
+    of the rank in the top corner), and a green glow around the card; a screen reader hears
+    "nova" in the card's name (:func:`hand_card_name`)."""
     return rx.cond(  # type: ignore[no-any-return]
         card.drawn,
         rx.el.span(

@@ -127,6 +127,8 @@ def _no_rematch() -> rx.Component:
         ),
         new_table_link(),
         spacing="2",
+        align="center",  # centred in the footer, as REVANCHE is
+        text_align="center",
     )
 
 
