@@ -35,6 +35,7 @@ import json
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -309,14 +310,18 @@ class Replay:
         return self.past + tuple(self.rounds), self.match_number
 
 
-def dealt_match(stored: Match, deal: dict[str, Any], next_start: dict[str, Any] | None) -> Match | None:
-    """The match as the start or REVANCHE row ``deal`` (a logged dict) dealt it: the current
-    match (``next_start`` None) from ``stored``'s seed; an earlier one from the seed the next
-    REVANCHE row ``next_start`` logged for the match it ended (``ended_seed``, public once that
-    match was over, seed 000 line 70), or from ``deal``'s verifiable key. None when neither is
-    logged (a match ended before ``ended_seed`` existed, dealt from an integer seed)."""
+def dealt_match(
+    stored: Match, entries: Sequence[tuple[Any, ...]], starts: Sequence[int], j: int
+) -> Match | None:
+    """The match dealt by the start or REVANCHE row ``entries[starts[j]]`` (each entry's third
+    item the logged dict; ``starts`` the indexes of those rows): the current match (``j`` the
+    last) from ``stored``'s seed; an earlier one from the seed the next REVANCHE row logged for
+    the match it ended (``ended_seed``, public once that match was over, seed 000 line 70), or
+    from the deal row's verifiable key. None when neither is logged (a match ended before
+    ``ended_seed`` existed, dealt from an integer seed)."""
+    deal = entries[starts[j]][2]
     key = RoundKey.from_dict(deal["key"]) if deal.get("key") is not None else None
-    seed = stored.seed if next_start is None else next_start.get("ended_seed")
+    seed = stored.seed if j == len(starts) - 1 else entries[starts[j + 1]][2].get("ended_seed")
     if not isinstance(seed, int) and key is None:
         return None
     return new_match(stored.rules, stored.seats, seed=seed if isinstance(seed, int) else 0, key=key)
@@ -351,8 +356,8 @@ def _through_matches(
                 past, number = prev.past, prev.match_number
         elif j > 0:
             number += 1  # a match dealt by the rows read but not replayable: counted, untold
-        v, _, deal, at = entries[i]
-        m = dealt_match(stored, deal, entries[starts[j + 1]][2] if j + 1 < len(starts) else None)
+        v, _, _, at = entries[i]
+        m = dealt_match(stored, entries, starts, j)
         prev = None if m is None else Replay(m, v, at, past=past, match_number=number + 1)
     assert prev is not None  # the last deal replays from the stored match's own seed
     return prev

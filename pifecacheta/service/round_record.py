@@ -87,7 +87,7 @@ def replay_rounds(
     j = len(starts) - 1 if match_number is None else match_number - 1
     if not 0 <= j < len(starts):
         return []
-    m = dealt_match(stored, entries[starts[j]][2], entries[starts[j + 1]][2] if j + 1 < len(starts) else None)
+    m = dealt_match(stored, entries, starts, j)
     if m is None:
         return []
     rounds = [_round_of(m, entries[starts[j]][0])]
