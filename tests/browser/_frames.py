@@ -22,6 +22,9 @@ ALL_FACES = frozenset(r + s for r in RANKS for s in SUITS)
 _CODE = re.compile(r"^(10|[2-9AJQK])([CDHS])'?$")
 # a notation token inside a longer string, e.g. "hand: 7H 10D'" (not inside a word or a token_urlsafe code)
 _TOKEN = re.compile(r"(?<![A-Za-z0-9_\-])(10|[2-9AJQK])([CDHS])'?(?![A-Za-z0-9_\-])")
+# a padded base64 value (a random key or hash, e.g. "3S+tzt8v9Trv7dOVNOFkgg=="): not text, so a
+# face at its start or after its "+" or "/" is chance, not a card
+_BASE64 = re.compile(r"^[A-Za-z0-9+/]{20,}={1,2}$")
 
 
 # ---- the frame scanner (pure; test_scanner_flags_a_crafted_leak checks it) ---------------------
@@ -111,7 +114,7 @@ def scan_frames(
             if m and m.group(1) + m.group(2) in hidden:
                 found.append(Finding(i, m.group(1) + m.group(2), f"value {s!r}", text))
                 continue
-            if not m:
+            if not m and not _BASE64.match(s):
                 for t in _TOKEN.finditer(s):
                     if t.group(1) + t.group(2) in hidden:
                         found.append(Finding(i, t.group(1) + t.group(2), f"token in {s[:60]!r}", text))

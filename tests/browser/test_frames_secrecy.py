@@ -233,11 +233,12 @@ def test_scanner_flags_a_crafted_leak() -> None:
             "discard_top": {"id": "QS'", "code": "QS", "rank": "Q", "suit": "S"},
             "version": 3,
             "code": "a7H-x_KS9",
+            "key": "AS+tzt8v9Trv7dOVNOFkgg==",  # a random base64 value that starts with a face
         },
         chat=[{"name": "Ana", "text": "Boa sorte, 7 de copas na mesa"}],
     )
     hidden = {"9C", "AS"}
-    assert scan_frames([clean], hidden, seed=86420456) == []  # public cards, a table code, a word
+    assert scan_frames([clean], hidden, seed=86420456) == []  # public cards, codes, a word
     leaks = {
         "code": _delta({"hand_by_suit": [{"id": "9C'", "code": "9C", "rank": "", "suit": ""}]}),
         "rank/suit": _delta({"seats": [{"peek": {"rank": "9", "suit": "C"}}]}),
