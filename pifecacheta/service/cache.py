@@ -134,6 +134,7 @@ class Committed:
             is then the one of an earlier version: unknown here).
         seat, entry, at: the action-log row the save wrote (its seat, its ``action_json`` as
             a dict, its time), so a reader of this process's own commits need not read it back.
+        turn_started_at: ``GameTable.turn_started_at`` after the save (None: not known).
     """
 
     version: int
@@ -143,6 +144,7 @@ class Committed:
     seat: int | None = None
     entry: dict[str, Any] | None = None
     at: datetime | None = None
+    turn_started_at: datetime | None = None
 
 
 class LastCommits:
@@ -179,3 +181,46 @@ class LastCommits:
             self._entries.move_to_end(code)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
+
+
+class ChangeNotices:
+    """The sequence numbers of this process's change notices (:meth:`~.store.Store.notify`), per
+    table: one counter for the whole process, so a number is never given twice. Thread-safe.
+
+    :meth:`last_two` tells a reader whether exactly one notice came since the one it saw:
+    ``prev == seen`` and ``last != seen``.
+
+    Args:
+        size: the most tables kept (>= 1); a table dropped reads ``(0, 0)`` until its next
+            notice, whose ``prev`` is then 0.
+    """
+
+    def __init__(self, size: int = DEFAULT_TABLES) -> None:
+        if size < 1:
+            raise ValueError("at least one table must be kept")
+        self.size = size
+        self._seq = 0
+        self._entries: OrderedDict[str, tuple[int, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def note(self, code: str) -> None:
+        """Give table ``code``'s new notice the next number."""
+        with self._lock:
+            self._seq += 1
+            old = self._entries.pop(code, (0, 0))
+            self._entries[code] = (old[1], self._seq)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def last_two(self, code: str) -> tuple[int, int]:
+        """``(previous, latest)`` notice numbers of ``code``; 0 for none.
+
+        >>> n = ChangeNotices()
+        >>> n.last_two("AB12")
+        (0, 0)
+        >>> n.note("AB12"); n.note("CD34"); n.note("AB12")
+        >>> n.last_two("AB12"), n.last_two("CD34")
+        ((1, 3), (0, 2))
+        """
+        with self._lock:
+            return self._entries.get(code, (0, 0))

@@ -208,20 +208,26 @@ def deal_info(conn: sa.Connection, table_id: int, match: Match | None, seats: Ma
     contributions once the round is over, the waiting commitment and the seats (``seats``:
     player id -> seat) that answered it (read only in the lobby and after a round, when one
     can wait)."""
-    key = None if match is None else match.key
-    over = match is None or (match.round is not None and match.round.phase in OVER)
-    info = NONE
-    if key is not None:
-        info = DealInfo(commitment=key.commitment)
-        if over:
-            info = DealInfo(
-                commitment=key.commitment,
-                seed=key.seed.hex(),
-                contributions=tuple((seat, v.hex()) for seat, v in key.contributions),
-            )
-    if over:
+    info = match_deal_info(match)
+    if match is None or (match.round is not None and match.round.phase in OVER):
         row = conn.execute(_PENDING_OF, {"table_id": table_id}).first()
         if row is not None:
             answered = frozenset(seats[p] for p in json.loads(row.contributions_json) if p in seats)
             info = DealInfo(info.commitment, info.seed, info.contributions, row.commitment, answered)
     return info
+
+
+def match_deal_info(match: Match | None) -> DealInfo:
+    """The deal facts ``match`` itself holds: its commitment, and once its round is over the
+    seed and contributions (no waiting deal: :func:`deal_info` adds it). While a round is in
+    play this is the whole of :func:`deal_info`."""
+    key = None if match is None else match.key
+    if key is None:
+        return NONE
+    if match is not None and match.round is not None and match.round.phase in OVER:
+        return DealInfo(
+            commitment=key.commitment,
+            seed=key.seed.hex(),
+            contributions=tuple((seat, v.hex()) for seat, v in key.contributions),
+        )
+    return DealInfo(commitment=key.commitment)

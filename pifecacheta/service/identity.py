@@ -146,7 +146,9 @@ def replace_secret(store: Store, who: Identity) -> Identity:
         p.retired_hashes = " ".join([p.secret_hash, *p.retired_hashes.split()][:RETIRED_KEEP])
         p.secret_hash = hash_secret(new_secret)
         s.add(p)
-        return Identity(p.id, new_secret, p.name)
+        fresh = Identity(p.id, new_secret, p.name)
+    store.secret_replaced()  # after the commit: a reader that kept the old digest reads again
+    return fresh
 
 
 def identify(

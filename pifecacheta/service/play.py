@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Sequence
+from datetime import datetime
 
 import sqlalchemy as sa
 from sqlmodel import col
@@ -22,6 +23,7 @@ from .identity import hash_secret, verified_id
 from .match_life import absence_claimable, refuse_early_absence_claim, rematch_offered
 from .rows import read_votes, refuse_expired, rules_from_json
 from .store import Store
+from .table_reads import TableRead, TableReads, derive
 from .values import ChatLine, Identity, SeatInfo, TableSnapshot
 
 CHAT_HISTORY = 100  # chat lines in a snapshot
@@ -42,8 +44,12 @@ _HINTS = sa.select(col(TableOptions.hints)).where(col(TableOptions.table_id) == 
 class Play:
     """Moves and snapshots, on one :class:`Store`."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, derive_reads: bool | None = None) -> None:
+        """``derive_reads``: derive snapshot reads from this process's own commits
+        (:mod:`.table_reads`); default on when the database is SQLite (one process)."""
         self._store = store
+        self._derive = store.engine.dialect.name == "sqlite" if derive_reads is None else derive_reads
+        self._reads = TableReads(store.matches.size)
 
     def act(self, code: str, who: Identity, action: Action, *, expected_version: int) -> int:
         """Apply ``action`` for ``who``'s seat if the table is still at ``expected_version``
@@ -79,66 +85,106 @@ class Play:
 
         ``None``, or an identity that does not verify, gets a spectator's snapshot. Reading
         the table, seats, chat and players once for every open tab keeps the refresh of a
-        table of 4 players + spectators to a few queries; each snapshot is still built from
+        table of 4 players + spectators to a few queries; after this process's own commit of a
+        plain move the read is derived from the previous one instead
+        (:mod:`.table_reads`: one process on SQLite only). Each snapshot is still built from
         that viewer's own projection only. Raises TableNotFound (``table_not_found``).
         """
         store = self._store
-        now = store.now()
+        ids = {w.player_id for w in whos if w is not None and w.player_id and w.secret}
+        read = self._derived(code, ids) if self._derive else None
+        if read is None:
+            read = self._read(code, ids)
+        return _build(read, whos, store.now())
+
+    def _derived(self, code: str, ids: set[str]) -> TableRead | None:
+        """The read of ``code`` derived from the kept one and this process's last commit, or None."""
+        store, reads = self._store, self._reads
+        kept = reads.get(code)
+        if kept is None:
+            return None
+        notices = store.notices.last_two(code)
+        read = derive(
+            kept, notices, store.commits.get(code), store.matches, store.secrets_replaced, ids, reads.clock()
+        )
+        if read is not None:
+            reads.derived += 1
+            reads.keep(code, read)
+        return read
+
+    def _read(self, code: str, ids: set[str]) -> TableRead:
+        """The table's shared facts read from the database (and kept for the next derivation)."""
+        store, reads = self._store, self._reads
+        notice = store.notices.last_two(code)[1]  # taken BEFORE the read: a racing commit misses
+        replaced = store.secrets_replaced
+        at = reads.clock()
         with store.read() as s:
             conn = s.connection()
-            ids = {w.player_id for w in whos if w is not None and w.player_id and w.secret}
-            hashes = {r[0]: r[1] for r in conn.execute(_PLAYERS, {"ids": list(ids)})} if ids else {}
+            digests: dict[str, str | None] = dict.fromkeys(ids)
+            if ids:
+                digests.update({r[0]: r[1] for r in conn.execute(_PLAYERS, {"ids": list(ids)})})
             ld = store.load(s, code)
-            t, cached = ld.table, ld.cached
+            t = ld.table
             chat_rows = conn.execute(_LAST_CHAT, {"table_id": t.id}).all()
             hints = bool(conn.execute(_HINTS, {"table_id": t.id}).scalar())  # no row: off
             deal = deal_info(conn, t.id, ld.match, store.people(ld))
-        rules = rules_from_json(t.rules_json)
-        status = TableStatus(t.status)
-        creator = next((x.seat for x in ld.seats if x.player_id == t.creator_id), None)
-        votes = read_votes(t)
         chat = tuple(ChatLine(*c) for c in reversed(chat_rows))
-        offered = rematch_offered(ld)
-        out: list[TableSnapshot] = []
-        for who in whos:
-            me = (
-                who.player_id
-                if who is not None and _secret_ok(hashes.get(who.player_id), who.secret)
-                else None
+        read = TableRead(notice, replaced, at, ld, digests, chat, hints, deal)
+        if self._derive:
+            reads.read += 1
+            reads.keep(code, read)
+        return read
+
+
+def _build(read: TableRead, whos: Sequence[Identity | None], now: datetime) -> list[TableSnapshot]:
+    """Each of ``whos``' snapshot of ``read`` at ``now`` (aware UTC), in order."""
+    ld = read.ld
+    t, cached = ld.table, ld.cached
+    rules = rules_from_json(t.rules_json)
+    status = TableStatus(t.status)
+    creator = next((x.seat for x in ld.seats if x.player_id == t.creator_id), None)
+    votes = read_votes(t)
+    offered = rematch_offered(ld)
+    out: list[TableSnapshot] = []
+    for who in whos:
+        me = (
+            who.player_id
+            if who is not None and _secret_ok(read.digests.get(who.player_id), who.secret)
+            else None
+        )
+        mine = ld.seat_of(me) if me is not None else None
+        my_seat = mine.seat if mine is not None and not mine.left else None
+        view = None
+        if cached is not None:
+            view = cached.view(my_seat)  # computed once per table version
+        out.append(
+            TableSnapshot(
+                code=t.code,
+                rules=rules,
+                status=status,
+                version=t.version,
+                creator_seat=creator,
+                seats=tuple(
+                    SeatInfo(
+                        seat=x.seat,
+                        name=x.name,
+                        is_bot=x.bot is not None,
+                        is_me=me is not None and x.player_id == me,
+                        left=x.left,
+                    )
+                    for x in ld.seats
+                ),
+                my_seat=my_seat,
+                view=view,
+                chat=read.chat,
+                absence_claimable=absence_claimable(ld, my_seat, now),
+                rematch_votes=votes,
+                rematch_offered=offered,
+                hints=read.hints,
+                deal=read.deal,
             )
-            mine = ld.seat_of(me) if me is not None else None
-            my_seat = mine.seat if mine is not None and not mine.left else None
-            view = None
-            if cached is not None:
-                view = cached.view(my_seat)  # computed once per table version
-            out.append(
-                TableSnapshot(
-                    code=t.code,
-                    rules=rules,
-                    status=status,
-                    version=t.version,
-                    creator_seat=creator,
-                    seats=tuple(
-                        SeatInfo(
-                            seat=x.seat,
-                            name=x.name,
-                            is_bot=x.bot is not None,
-                            is_me=me is not None and x.player_id == me,
-                            left=x.left,
-                        )
-                        for x in ld.seats
-                    ),
-                    my_seat=my_seat,
-                    view=view,
-                    chat=chat,
-                    absence_claimable=absence_claimable(ld, my_seat, now),
-                    rematch_votes=votes,
-                    rematch_offered=offered,
-                    hints=hints,
-                    deal=deal,
-                )
-            )
-        return out
+        )
+    return out
 
 
 def _secret_ok(secret_hash: str | None, secret: str | None) -> bool:

@@ -32,7 +32,7 @@ from ..models import ActionLog, GameTable, Seat, TableStatus
 from ..rules import Action, LeaveTable, Match, NextRound, Phase, new_match
 from ..settings import fixed_seed_from_env
 from . import fair_deal
-from .cache import DEFAULT_TABLES, Committed, LastCommits, MatchCache
+from .cache import DEFAULT_TABLES, ChangeNotices, Committed, LastCommits, MatchCache
 from .errors import StaleVersion, TableNotFound
 from .rows import (
     INSERT_LOG,
@@ -98,6 +98,11 @@ class Store:
     Attributes:
         matches: the parsed matches of the tables in use (see the module docstring).
         commits: what this process's latest commit of each table wrote (:class:`~.cache.LastCommits`).
+        notices: the numbers of this process's change notices of each table
+            (:class:`~.cache.ChangeNotices`), taken by :meth:`notify` before the listeners run.
+        secrets_replaced: how many secrets this process replaced (Meu acesso,
+            :meth:`secret_replaced`); a reader that kept players' secret digests checks that
+            it has not moved.
     """
 
     def __init__(
@@ -117,6 +122,8 @@ class Store:
         self._listeners_lock = threading.Lock()
         self.matches = MatchCache(cache_tables)
         self.commits = LastCommits(cache_tables)
+        self.notices = ChangeNotices(cache_tables * 4)
+        self.secrets_replaced = 0
 
     # --- time and seeds ------------------------------------------------------------------
 
@@ -158,6 +165,11 @@ class Store:
         with Session(self._read_engine, expire_on_commit=False) as s, s.begin():
             yield s
 
+    def secret_replaced(self) -> None:
+        """Count one replaced secret (:attr:`secrets_replaced`), after its commit."""
+        with self._listeners_lock:
+            self.secrets_replaced += 1
+
     # --- listeners -----------------------------------------------------------------------
 
     def on_change(self, callback: Callable[[str], None]) -> None:
@@ -172,7 +184,9 @@ class Store:
                 self.listeners.remove(callback)
 
     def notify(self, code: str) -> None:
-        """Call every listener with ``code``; one that raises is logged and skipped."""
+        """Number the change (:attr:`notices`), then call every listener with ``code``; one that
+        raises is logged and skipped."""
+        self.notices.note(code)
         with self._listeners_lock:
             listeners = list(self.listeners)
         for cb in listeners:
@@ -262,8 +276,9 @@ class Store:
         if match is not None:
             s.info.setdefault(_SAVED, []).append((t.code, expected_version + 1, values["match_json"], match))
         status, last = values.get("status", t.status), values.get("last_move_at", t.last_move_at)
+        turn = values.get("turn_started_at", t.turn_started_at)
         s.info.setdefault(_COMMITTED, []).append(
-            (t.code, Committed(expected_version + 1, status, last, match, seat, dict(entry), at))
+            (t.code, Committed(expected_version + 1, status, last, match, seat, dict(entry), at, turn))
         )
         return expected_version + 1
 

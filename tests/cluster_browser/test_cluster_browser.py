@@ -134,7 +134,12 @@ def test_the_balanced_route_puts_a_tables_tabs_on_one_backend(cluster: Any, page
     for code in probe:  # where nginx sends each code (its /ping line names the backend)
         req = urllib.request.Request(f"{cluster.url(0)}ping", headers={"Cookie": f"pc_table={code}"})
         urllib.request.urlopen(req, timeout=10).close()
-    where = {code: cluster.nginx.routed(addr, "/ping", code) for code in probe}
+    deadline = time.monotonic() + 5
+    while True:  # nginx writes a request's log line after its answer: wait for all 24
+        where = {code: cluster.nginx.routed(addr, "/ping", code) for code in probe}
+        if all(where.values()) or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
     assert all(len(w) == 1 for w in where.values()), where
     by_backend = {next(iter(w)): code for code, w in where.items()}
     assert set(by_backend) == backends, where  # 24 codes, both backends: 1 - 2**-23
