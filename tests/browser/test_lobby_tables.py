@@ -251,6 +251,8 @@ def test_the_lobby_keeps_the_last_game_house_rules_and_dicas(app_harness, new_pa
     a.locator("#house-set_may_repeat_suit").click()
     a.locator("#house-hints").click()
     expect(a.locator("#house-summary")).to_contain_text("(1)")
+    expect(a.locator("#house-hints")).to_have_attribute("data-state", "checked")
+    _wait_stored_choice(a, "pife", hints=True)  # the reload must find what the server stored
     a.reload()
     expect(a.locator("#mode-pife")).to_have_attribute("data-state", "checked")
     expect(a.locator("#house-summary")).to_contain_text("(1)")
@@ -262,6 +264,7 @@ def test_the_lobby_keeps_the_last_game_house_rules_and_dicas(app_harness, new_pa
     a.goto(app_harness.frontend_url)
     expect(a.locator("#mode-pife")).to_have_attribute("data-state", "checked")
     a.locator("#mode-cacheta10").click()  # a new choice replaces the kept one
+    _wait_stored_choice(a, "cacheta10", hints=True)
     a.reload()
     expect(a.locator("#mode-cacheta10")).to_have_attribute("data-state", "checked")
     # another browser whose stored choice is not one the app wrote: a newcomer's form, that works
@@ -274,3 +277,18 @@ def test_the_lobby_keeps_the_last_game_house_rules_and_dicas(app_harness, new_pa
     b.locator("#mode-pife").click()
     expect(b.locator("#mode-pife")).to_have_attribute("data-state", "checked")
     b.wait_for_function("() => (localStorage.getItem('pc_lobby') || '').includes('pife')")
+
+
+def _wait_stored_choice(page, mode: str, *, hints: bool) -> None:
+    """Wait until the browser's stored lobby choice (LocalStorage ``pc_lobby``, written when the
+    server's answer to the last click arrives) holds ``mode`` and ``hints``: a reload before
+    that would find the previous choice."""
+    page.wait_for_function(
+        """([mode, hints]) => {
+            try {
+                const c = JSON.parse(localStorage.getItem('pc_lobby') || 'null');
+                return c !== null && c.mode === mode && c.hints === hints;
+            } catch (e) { return false; }
+        }""",
+        arg=[mode, hints],
+    )
