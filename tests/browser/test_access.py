@@ -213,3 +213,12 @@ def test_a_key_replaced_in_another_tab_leaves_this_tabs_move_standing(app_harnes
     expect(b.locator("#chat").get_by_text("ainda sou eu")).to_be_visible()
     expect(a.locator("#message")).to_have_count(0)
     assert "/mesa/" in a.url
+    # the key replaced on another device instead (no tab of this browser has the new one):
+    # the tab's next move is refused and the tab goes to Meu acesso, which says so
+    from pifecacheta.service import Identity, get_service
+
+    pid, _ = stored_identity(a)
+    get_service().replace_secret(Identity(player_id=pid, secret=s2, name="Ana"))
+    hand(a).first.dblclick()
+    a.wait_for_url("**/acesso")
+    expect(a.locator("#access-replaced")).to_have_text("Este acesso foi substituído")
