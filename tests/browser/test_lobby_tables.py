@@ -79,6 +79,7 @@ def test_finished_tables_fold_under_older_after_seven_days(app_harness, new_page
     expect(hand(a)).to_have_count(9)
     a.get_by_role("button", name="DESISTIR").click()
     a.locator("#confirm-resign").get_by_role("button", name="DESISTIR").click()
+    expect(a.locator("#round-title")).to_be_visible()  # the resignation is saved: age it after
     _age_table(code, days=8)
     a.goto(app_harness.frontend_url)
     older = a.get_by_role("button", name=re.compile("Mais antigas"))
