@@ -9,6 +9,9 @@ page draws at 390x844 (and 360 px), in Portuguese and in Spanish:
    last Vidas line is above the sticky PRÓXIMA RODADA bar (it lay under the bar's faded edge
    until the player scrolled), on the first screen and scrolled to the end, while PRÓXIMA
    RODADA stays on the first screen.
+3. A spectator who has touched nothing sees no focus ring round FIM DA RODADA's heading: the
+   focus goes there by script (for a screen reader), and a heading is not a control; a button
+   reached by Tab still shows the ring (WCAG 2.4.7).
 
 The games are planned (``_planner``) and played through the app's own service (AppHarness runs
 the backend in this process). Screenshots go to ``$PIFECACHETA_SHOTS_DIR`` (default
@@ -162,3 +165,29 @@ def test_the_last_lives_line_is_clear_of_the_next_round_bar_on_a_phone(app_harne
     a.set_viewport_size({"width": 1366, "height": 900})
     expect(a.get_by_role("button", name=BUTTONS["pt"]["next"])).to_be_in_viewport(ratio=1)
     _shot(a, "round_over_1366_pt")
+
+
+def _outline(locator) -> list[str]:
+    """The element's computed outline: style, width, colour."""
+    return locator.evaluate(
+        "e => { const s = getComputedStyle(e); return [s.outlineStyle, s.outlineWidth, s.outlineColor]; }"
+    )
+
+
+def test_a_spectator_sees_no_ring_round_the_round_over_heading(app_harness, new_page):
+    svc = service_or_skip()
+    seed, final, log = find_seed(CACHETA_7, 2, out_of_turn=False, max_actions=40)
+    a, _b, code, who = two_players(new_page, app_harness, "cacheta7", seed)
+    s = new_page(width=1920, height=1080)  # a spectator who touches nothing
+    s.goto(a.url)
+    expect(s.get_by_test_id("stock")).to_be_visible()
+    play_planned(svc, code, who, final, log)
+    title = s.locator("#round-title")
+    expect(title).to_have_text("FIM DA RODADA")
+    expect(title).to_be_focused()  # still where a screen reader lands
+    outline = _outline(title)
+    assert outline[0] == "none" and outline[1] == "0px", outline
+    _shot(s, "round_over_1920_pt_spectator")
+    # the keyboard's next stop, a button, shows the ring
+    tab_to(s, "e => e.tagName === 'BUTTON'")
+    assert _outline(s.locator(":focus")) == RING
