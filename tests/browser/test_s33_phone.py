@@ -12,6 +12,8 @@ page draws at 390x844 (and 360 px), in Portuguese and in Spanish:
 3. A spectator who has touched nothing sees no focus ring round FIM DA RODADA's heading: the
    focus goes there by script (for a screen reader), and a heading is not a control; a button
    reached by Tab still shows the ring (WCAG 2.4.7).
+4. An empty stock ("Monte · 0") is drawn as an empty slot, as the empty lixo, not as a full
+   face-down card; COMPRAR still draws (the lixo becomes the stock) and the card is back.
 
 The games are planned (``_planner``) and played through the app's own service (AppHarness runs
 the backend in this process). Screenshots go to ``$PIFECACHETA_SHOTS_DIR`` (default
@@ -21,11 +23,12 @@ the backend in this process). Screenshots go to ``$PIFECACHETA_SHOTS_DIR`` (defa
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from _flows import service_or_skip, tab_to
 from _planner import find_seed
-from _replay import BUTTONS, hand, play_planned
+from _replay import BUTTONS, empty_the_stock, hand, play_planned
 from _round_end import PHONE, two_players
 from playwright.sync_api import Page, expect
 
@@ -191,3 +194,23 @@ def test_a_spectator_sees_no_ring_round_the_round_over_heading(app_harness, new_
     # the keyboard's next stop, a button, shows the ring
     tab_to(s, "e => e.tagName === 'BUTTON'")
     assert _outline(s.locator(":focus")) == RING
+
+
+def test_an_empty_stock_shows_an_empty_slot(app_harness, new_page):
+    svc = service_or_skip()
+    a, b, code, who = two_players(new_page, app_harness, "pife", 7, b_size=PHONE)
+    stock = {"pt": a.get_by_test_id("stock"), "es": b.get_by_test_id("stock")}
+    expect(stock["pt"]).not_to_contain_text("vazio")
+    empty_the_stock(svc, code, who)
+    for place, words in zip(stock.values(), (("Monte", "vazio"), ("Mazo", "vacío")), strict=True):
+        expect(place).to_have_attribute("aria-label", f"{words[0]} 0")  # still says the count
+        expect(place).to_contain_text(words[1])
+        expect(place.locator(".stock-empty")).to_have_text(words[1])
+        expect(place.locator(".stock-back")).to_have_count(0)
+    turn = svc.snapshot(code, None).view.turn
+    page, lang = ((a, "pt"), (b, "es"))[turn]
+    _shot(page, f"stock_empty_{lang}")
+    page.get_by_role("button", name=BUTTONS[lang]["draw"]).click()  # COMPRAR still draws
+    expect(hand(page)).to_have_count(10)
+    expect(stock[lang].locator(".stock-back")).to_have_count(1)  # the lixo became the stock
+    expect(stock[lang]).not_to_have_attribute("aria-label", re.compile(r" 0$"))
