@@ -280,6 +280,25 @@ def test_the_lobby_keeps_the_last_game_house_rules_and_dicas(app_harness, new_pa
     b.wait_for_function("() => (localStorage.getItem('pc_lobby') || '').includes('pife')")
 
 
+def test_the_house_rules_count_shows_only_the_rules_of_the_chosen_game(app_harness, new_page):
+    """A Cacheta-only rule ticked before switching to Pife is hidden there and left out of the
+    count ("Regras da casa (1)", not 2); back in Cacheta it is still ticked and counted."""
+    a = new_page()
+    a.goto(app_harness.frontend_url)
+    a.locator("#mode-cacheta7").click()
+    a.locator("#house-summary").click()
+    a.locator("#house-wild_same_colour").click()
+    a.locator("#house-discard_only_to_go_out").click()
+    expect(a.locator("#house-summary")).to_contain_text("(2)")
+    a.locator("#mode-pife").click()
+    expect(a.locator("#house-wild_same_colour")).to_have_count(0)
+    expect(a.locator("#house-summary")).to_contain_text("(1)")
+    expect(a.locator("#house-discard_only_to_go_out")).to_have_attribute("data-state", "checked")
+    a.locator("#mode-cacheta7").click()
+    expect(a.locator("#house-wild_same_colour")).to_have_attribute("data-state", "checked")
+    expect(a.locator("#house-summary")).to_contain_text("(2)")
+
+
 def _wait_stored_choice(page, mode: str, *, hints: bool) -> None:
     """Wait until the browser's stored lobby choice (LocalStorage ``pc_lobby``, written when the
     server's answer to the last click arrives) holds ``mode`` and ``hints``: a reload before

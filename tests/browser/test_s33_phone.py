@@ -9,6 +9,13 @@ page draws at 390x844 (and 360 px), in Portuguese and in Spanish:
    last Vidas line is above the sticky PRÓXIMA RODADA bar (it lay under the bar's faded edge
    until the player scrolled), on the first screen and scrolled to the end, while PRÓXIMA
    RODADA stays on the first screen.
+3. A spectator who has touched nothing sees no focus ring round FIM DA RODADA's heading: the
+   focus goes there by script (for a screen reader), and a heading is not a control; a button
+   reached by Tab still shows the ring (WCAG 2.4.7).
+4. An empty stock ("Monte · 0") is drawn as an empty slot, as the empty lixo, not as a full
+   face-down card; COMPRAR still draws (the lixo becomes the stock) and the card is back.
+5. A player who is FORA while the match goes on: SAIR DA MESA / SALIR DE LA MESA is an icon
+   beside Historial on a phone; the top line's buttons do not overlap, nothing slides sideways.
 
 The games are planned (``_planner``) and played through the app's own service (AppHarness runs
 the backend in this process). Screenshots go to ``$PIFECACHETA_SHOTS_DIR`` (default
@@ -18,11 +25,13 @@ the backend in this process). Screenshots go to ``$PIFECACHETA_SHOTS_DIR`` (defa
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
-from _flows import service_or_skip, tab_to
+from _flows import browser_identity, create_table, join_table, service_or_skip, tab_to
+from _fora import FORA_SEED, play_until_ana_is_out
 from _planner import find_seed
-from _replay import BUTTONS, hand, play_planned
+from _replay import BUTTONS, empty_the_stock, hand, play_planned
 from _round_end import PHONE, two_players
 from playwright.sync_api import Page, expect
 
@@ -162,3 +171,101 @@ def test_the_last_lives_line_is_clear_of_the_next_round_bar_on_a_phone(app_harne
     a.set_viewport_size({"width": 1366, "height": 900})
     expect(a.get_by_role("button", name=BUTTONS["pt"]["next"])).to_be_in_viewport(ratio=1)
     _shot(a, "round_over_1366_pt")
+
+
+def _outline(locator) -> list[str]:
+    """The element's computed outline: style, width, colour."""
+    return locator.evaluate(
+        "e => { const s = getComputedStyle(e); return [s.outlineStyle, s.outlineWidth, s.outlineColor]; }"
+    )
+
+
+def test_a_spectator_sees_no_ring_round_the_round_over_heading(app_harness, new_page):
+    svc = service_or_skip()
+    seed, final, log = find_seed(CACHETA_7, 2, out_of_turn=False, max_actions=40)
+    a, _b, code, who = two_players(new_page, app_harness, "cacheta7", seed)
+    s = new_page(width=1920, height=1080)  # a spectator who touches nothing
+    s.goto(a.url)
+    expect(s.get_by_test_id("stock")).to_be_visible()
+    play_planned(svc, code, who, final, log)
+    title = s.locator("#round-title")
+    expect(title).to_have_text("FIM DA RODADA")
+    expect(title).to_be_focused()  # still where a screen reader lands
+    outline = _outline(title)
+    assert outline[0] == "none" and outline[1] == "0px", outline
+    _shot(s, "round_over_1920_pt_spectator")
+    # the keyboard's next stop, a button, shows the ring
+    tab_to(s, "e => e.tagName === 'BUTTON'")
+    assert _outline(s.locator(":focus")) == RING
+
+
+def test_an_empty_stock_shows_an_empty_slot(app_harness, new_page):
+    svc = service_or_skip()
+    a, b, code, who = two_players(new_page, app_harness, "pife", 7, b_size=PHONE)
+    stock = {"pt": a.get_by_test_id("stock"), "es": b.get_by_test_id("stock")}
+    expect(stock["pt"]).not_to_contain_text("vazio")
+    empty_the_stock(svc, code, who)
+    for place, words in zip(stock.values(), (("Monte", "vazio"), ("Mazo", "vacío")), strict=True):
+        expect(place).to_have_attribute("aria-label", f"{words[0]} 0")  # still says the count
+        expect(place).to_contain_text(words[1])
+        expect(place.locator(".stock-empty")).to_have_text(words[1])
+        expect(place.locator(".stock-back")).to_have_count(0)
+    turn = svc.snapshot(code, None).view.turn
+    page, lang = ((a, "pt"), (b, "es"))[turn]
+    _shot(page, f"stock_empty_{lang}")
+    page.get_by_role("button", name=BUTTONS[lang]["draw"]).click()  # COMPRAR still draws
+    expect(hand(page)).to_have_count(10)
+    expect(stock[lang].locator(".stock-back")).to_have_count(1)  # the lixo became the stock
+    expect(stock[lang]).not_to_have_attribute("aria-label", re.compile(r" 0$"))
+
+
+def _apart(page: Page, lang: str) -> None:
+    """The table's top line of a FORA player: the title and each button on one row, inside the
+    screen, no two boxes overlapping; SAIR DA MESA named in ``lang`` and drawn as an icon."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    top = page.locator("#board .pfc-top > .rt-Flex").first
+    leave = top.get_by_role("button", name=LEAVE[lang])
+    expect(leave).to_be_visible()
+    expect(top.get_by_role("button", name=NAMES[lang][1])).to_be_visible()  # Histórico
+    parts = [top.get_by_role("heading", level=1), *top.get_by_role("button").all()]
+    _one_row(page, parts)
+    boxes = [_box(p) for p in parts]
+    for i, b in enumerate(boxes):
+        for o in boxes[i + 1 :]:
+            side = b["right"] <= o["x"] or o["right"] <= b["x"]
+            apart = side or b["bottom"] <= o["y"] or o["bottom"] <= b["y"]
+            assert apart, ("overlap", b, o)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    expect(leave).to_have_text("", use_inner_text=True)  # an icon on a phone
+
+
+LEAVE = {"pt": "SAIR DA MESA", "es": "SALIR DE LA MESA"}
+
+
+def test_a_fora_players_top_line_is_apart_on_a_phone(app_harness, new_page):
+    svc = service_or_skip()
+    os.environ["PIFECACHETA_FIXED_SEED"] = str(FORA_SEED)
+    a = new_page(width=PHONE[0], height=PHONE[1])
+    create_table(a, app_harness.frontend_url, "Ana", "cacheta7")
+    b = new_page()
+    join_table(b, a.url, "Bruno")
+    expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
+    a.locator("#add-bots").click()
+    expect(a.locator(".lobby-seat").filter(has_text="Tito")).to_be_visible()
+    a.get_by_role("button", name="COMEÇAR").click()
+    expect(hand(a)).to_have_count(9)
+    code, url = a.url.rstrip("/").rsplit("/", 1)[-1], a.url
+    ana, bruno = browser_identity(a, "Ana"), browser_identity(b, "Bruno")
+    for p in (a, b):  # away while the service plays the rounds (no live update per move)
+        p.goto("about:blank")
+    play_until_ana_is_out(svc, code, ana, bruno)
+    b.goto(url)
+    b.get_by_role("button", name="PRÓXIMA RODADA").click()
+    a.goto(url)
+    expect(a.locator("#status-line")).to_have_text("Você está FORA: acompanhe a partida.")
+    _apart(a, "pt")
+    _shot(a, "fora_390_pt")
+    a.locator("#lang-es").click()
+    expect(a.locator("#status-line")).to_contain_text("FUERA")
+    _apart(a, "es")
+    _shot(a, "fora_390_es")
