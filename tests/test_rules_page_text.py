@@ -37,3 +37,17 @@ def test_no_catalogue_text_names_a_card():
             low = text.lower()
             assert not [n for n in names if n in low], (lang, key)
             assert not TOKEN.search(text), (lang, key)
+
+
+def test_the_house_words_the_table_says_are_on_the_rules_page():
+    """The banners and history name Pife's go-out out of turn "bater com a louca" / "cerrar con
+    la louca" and Cacheta's announcement NA BOA / ME FALTA UNA (seed 000 lines 23 and 29, seed
+    002 lines 23 and 29): a player who reads such a word at the table finds it on the rules page,
+    in the same language."""
+    for lang, words in (("pt", ("louca", "NA BOA")), ("es", ("louca", "ME FALTA UNA"))):
+        cat = i18n.catalog(lang)
+        rules = " ".join(cat[f"rules.{part}.{k}"] for part, _ in PARTS for k in ("title", "body"))
+        said = " ".join(v for k, v in cat.items() if k.startswith(("banner.", "hist.", "round.")))
+        for word in words:
+            assert word in said, (lang, word)
+            assert word in rules, (lang, word)

@@ -136,8 +136,8 @@ def card_back(*, size: str = "md", **props: Any) -> rx.Component:
     )
 
 
-def empty_slot(label: Any, *, size: str = "lg") -> rx.Component:
-    """An empty place on the felt (an empty discard pile)."""
+def empty_slot(label: Any, *, size: str = "lg", **props: Any) -> rx.Component:
+    """An empty place on the felt (an empty discard pile, an empty stock)."""
     width = {"sm": "2.6em", "md": "3.6em", "lg": "4.2em"}[size]
     height = {"sm": "3.7em", "md": "5.1em", "lg": "5.9em"}[size]
     return rx.center(  # type: ignore[no-any-return]
@@ -148,4 +148,5 @@ def empty_slot(label: Any, *, size: str = "lg") -> rx.Component:
             "border_radius": "0.4em",
             "border": "2px dashed rgba(255,255,255,0.55)",
         },
+        **props,
     )

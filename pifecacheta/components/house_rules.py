@@ -22,6 +22,7 @@ from pifecacheta.state.viewer import ViewerState
 T = ViewerState.t
 # The lobby's choices as untyped Vars (Reflex 0.10.1 types state fields as their Python type)
 HOUSE: Any = LobbyState.house
+APPLIES: Any = LobbyState.house_applies  # the ticked ones the chosen game offers: the count
 SET_HOUSE: Any = LobbyState.set_house
 CHECK_STYLE: dict[str, object] = {"flex_shrink": "0", "margin_top": "0.2em", **FOCUS_RING}
 
@@ -69,7 +70,7 @@ def lobby_house_rules() -> rx.Component:
         rx.el.details(
             rx.el.summary(
                 T["lobby.house_title"],
-                rx.cond(HOUSE.length() > 0, rx.text(" (", HOUSE.length(), ")", as_="span")),
+                rx.cond(APPLIES.length() > 0, rx.text(" (", APPLIES.length(), ")", as_="span")),
                 id="house-summary",
                 style={"cursor": "pointer", "font_weight": "bold", "padding": "0.3em 0", **FOCUS_RING},
             ),

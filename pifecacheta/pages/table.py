@@ -36,7 +36,8 @@ __all__ = ["expired_room", "round_over_panel", "table_board", "table_page", "wai
 
 def _top_line() -> rx.Component:
     """The table's rules (the game, and a Cacheta's starting lives), the round number, and the
-    buttons at the right (Avisos da vez, the history, DESISTIR, pause, ...)."""
+    buttons at the right (Avisos da vez, the history, DESISTIR, pause, ...): one line on a
+    390 px phone too, where the buttons are icons (``assets/table.css``, ``.pfc-top-line``)."""
     return rx.hstack(  # type: ignore[no-any-return]  # rx components are untyped in Reflex 0.10.1
         rx.text(
             rx.cond(UI.mode == "pife", T["mode.pife"], T["mode.cacheta"]),
@@ -49,15 +50,17 @@ def _top_line() -> rx.Component:
             style={"opacity": "0.85"},
             role="heading",  # the table page's title (WCAG 1.3.1); FIM DA RODADA is an h2 under it
             aria_level=1,
+            class_name="pfc-top-title",
             **page_title(),
         ),
-        rx.spacer(),
+        rx.spacer(class_name="pfc-top-spacer"),
         # Avisos da vez: the your-turn sound and notification, where a player looks
         rx.cond(UI.is_player, notices_button("table-notices-button", move_sound_switch())),
         history_button(),
         extras(),
         width="100%",
         align="center",
+        class_name="pfc-top-line",  # one line on a phone too (assets/table.css)
     )
 
 

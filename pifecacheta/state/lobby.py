@@ -104,6 +104,14 @@ class LobbyState(rx.State):
         """The house rules listed for the chosen game (the wild ones only for Cacheta)."""
         return house_choices(self.mode)
 
+    @rx.var
+    def house_applies(self) -> list[str]:
+        """The ticked house rules that the chosen game offers: what "Regras da casa (n)" counts
+        and what CRIAR MESA turns on. A Cacheta-only rule ticked before picking Pife stays in
+        ``house`` (ticked again on going back to Cacheta) but is not counted for Pife."""
+        offered = house_choices(self.mode)
+        return [r for r in self.house if r in offered]
+
     @rx.event
     async def load(self) -> None:
         """Prefill the name this browser used last time and the choices it made last (the game,

@@ -88,6 +88,8 @@ def _status(row: Any, lang: str) -> str:
         if row.winner_name:
             return t["mine.won"].replace("{name}", row.winner_name)
         return t["mine.finished"]
+    if row.round_over and row.winner_name:  # a go-out that decided the match; PRÓXIMA RODADA shows its end
+        return t["mine.decided"].replace("{name}", row.winner_name)
     if row.round_over:
         return t["mine.round_over"]
     if row.my_turn:  # the SUA VEZ badge says whose turn; the line says what is awaited

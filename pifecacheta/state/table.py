@@ -27,6 +27,7 @@ from pifecacheta.rules.cards import Card
 from pifecacheta.service import (
     BOT_NAMES,
     MAX_SEATS,
+    AccessReplaced,
     ChatEmpty,
     ChatRateLimited,
     ChatTooLong,
@@ -426,12 +427,12 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
         """:meth:`_act`, but a stale-version refusal is not said when the table, read again,
         already shows what the viewer asked for (``done(view)``): the second click of a
         double click on COMPRAR, or a PRÓXIMA RODADA that another player pressed first."""
-        await self._act(action, version)
+        out = await self._act(action, version)
         if self.message == "err.stale_version":
             snap = await self._snapshot()
             if snap.view is not None and done(snap.view):
                 self.message = ""
-        return None
+        return out
 
     async def _act(self, action: Any, version: int) -> Any:
         if type(version) is not int:  # a forged event's version: refused before the service
@@ -446,13 +447,32 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
         if not self.table_code:
             return None
         try:
-            await _in_thread(fn, get_service(), self._who())
+            try:
+                await _in_thread(fn, get_service(), self._who())
+            except AccessReplaced:
+                if not await self._take_synced_key():
+                    raise
+                await _in_thread(fn, get_service(), self._who())  # the same call, with the new key
         except Exception as exc:  # noqa: BLE001
             if is_refusal(exc):
-                return await self._refused(exc)
+                await self._refused(exc)
+                # a key replaced elsewhere: Meu acesso says so; one replaced in another tab of
+                # this browser and synced after this event was sent: the table reloads with it
+                return ViewerState.check_access if isinstance(exc, AccessReplaced) else None
             raise
         self.message = ""
         return await self._changed()
+
+    async def _take_synced_key(self) -> bool:
+        """After an ``access_replaced`` refusal: True (and this tab now uses it) when this
+        browser holds a newer key for the same player, replaced in another of its tabs (Meu
+        acesso, TROCAR MINHA CHAVE: "this browser stays you") and synced here through
+        localStorage (``ViewerState.secret``); else False. The service still checks the key."""
+        viewer = await self.get_state(ViewerState)
+        if not self.me or viewer.player_id != self.me or not viewer.secret or viewer.secret == self._secret:
+            return False
+        self._secret = viewer.secret
+        return True
 
     async def _refused(self, exc: BaseException) -> Any:
         self.message = error_key(exc)

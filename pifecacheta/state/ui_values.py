@@ -158,6 +158,7 @@ class TableUi(ResultUi):
     hand_by_rank: list[CardUi] = dataclasses.field(default_factory=list)
     hand_count: int = 0
     stock_size: int = 0
+    has_stock: bool = False  # the stock has a card (at 0 it is drawn as an empty slot)
     discard_count: int = 0
     has_discard: bool = False
     discard_top: CardUi = dataclasses.field(default_factory=CardUi)

@@ -154,6 +154,7 @@ def table_ui(snap: TableSnapshot) -> TableUi:
     ui.hand_count = len(hand)
     ui.round_number = int(view.round_number)
     ui.stock_size = int(view.stock_size)
+    ui.has_stock = view.stock_size > 0
     ui.discard_count = len(view.discard_pile)
     if view.discard_pile:
         ui.has_discard = True

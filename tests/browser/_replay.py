@@ -106,3 +106,14 @@ def play_planned(svc, code: str, who, final, moves) -> None:
     """:func:`play_moves` of ``moves`` (the end of a ``find_seed`` log), its last go-out the one
     planned in ``final`` (:func:`planned_go_out`)."""
     play_moves(svc, code, who, planned_go_out(final, moves))
+
+
+def empty_the_stock(svc, code: str, who) -> None:
+    """Play through the service, seat by seat, COMPRAR then the card just drawn to the lixo,
+    until the stock is empty ("Monte · 0"); nobody goes out, the round stays in play."""
+    while (view := svc.snapshot(code, None).view).stock_size > 0:
+        seat = view.turn
+        before = set(svc.snapshot(code, who[seat]).view.hand)
+        act(svc, code, who[seat], Draw())
+        drawn = next(c for c in svc.snapshot(code, who[seat]).view.hand if c not in before)
+        act(svc, code, who[seat], Discard(drawn))

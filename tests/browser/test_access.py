@@ -15,7 +15,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from _access import LabelledFrames, stored_identity
-from _flows import create_table, join_table, simple_turn
+from _flows import create_table, join_table, simple_turn, start_two
 from _replay import hand
 from playwright.sync_api import expect
 
@@ -184,3 +184,41 @@ def test_a_link_that_is_not_a_key_is_refused_and_stores_nothing(app_harness, new
     assert "#" not in page.evaluate("location.href")
     assert stored_identity(page) == ("", "")
     shots4(page, "access_link_invalid")
+
+
+def test_a_key_replaced_in_another_tab_leaves_this_tabs_move_standing(app_harness, new_page):
+    """TROCAR MINHA CHAVE in one tab of a browser says "this browser stays you": its other
+    tab, still showing the table with the old key, makes the player's next move (COMPRAR, a
+    chat line) with the new one instead of refusing it as a replaced access."""
+    a, b = start_two(new_page, app_harness, "cacheta7", 11)  # Bruno plays first
+    a.get_by_role("button", name="COMEÇAR").click()
+    expect(hand(a)).to_have_count(9)
+    simple_turn(b)
+    expect(a.get_by_role("button", name="COMPRAR", exact=True)).to_be_enabled()
+    _, s1 = stored_identity(a)
+    # Ana's second tab replaces the key; the table tab does not change meanwhile
+    keys = a.context.new_page()
+    keys.goto(app_harness.frontend_url.rstrip("/") + "/acesso")
+    keys.locator("#access-renew").click()
+    keys.locator("#confirm-renew-ok").click()
+    expect(keys.locator("#access-renewed")).to_contain_text("Chave trocada")
+    _, s2 = stored_identity(keys)
+    assert s2 != s1
+    a.bring_to_front()
+    a.get_by_role("button", name="COMPRAR", exact=True).click()
+    expect(hand(a)).to_have_count(10)
+    expect(a.locator("#message")).to_have_count(0)
+    a.locator("#chat-input").fill("ainda sou eu")
+    a.locator("#chat-input").press("Enter")
+    expect(b.locator("#chat").get_by_text("ainda sou eu")).to_be_visible()
+    expect(a.locator("#message")).to_have_count(0)
+    assert "/mesa/" in a.url
+    # the key replaced on another device instead (no tab of this browser has the new one):
+    # the tab's next move is refused and the tab goes to Meu acesso, which says so
+    from pifecacheta.service import Identity, get_service
+
+    pid, _ = stored_identity(a)
+    get_service().replace_secret(Identity(player_id=pid, secret=s2, name="Ana"))
+    hand(a).first.dblclick()
+    a.wait_for_url("**/acesso")
+    expect(a.locator("#access-replaced")).to_have_text("Este acesso foi substituído")

@@ -27,14 +27,11 @@ from _flows import (
     shots,
     simple_turn,
 )
-from _planner import least_connected
+from _fora import FORA_SEED, play_until_ana_is_out
 from _replay import hand, wait_my_turn
 from playwright.sync_api import expect
 
-from pifecacheta.rules import Discard, Draw, GoOut, IllegalActionError, NextRound, Phase
-
 ZERO_WIDTH = "\u200b\u200b"  # typed, but nothing visible: the service refuses the name
-FORA_SEED = 8  # Cacheta 7, Ana + Bruno + Carmen + Tito: Ana FORA after 5 rounds; lives then 0, 4, 1, 2
 
 
 def _service():
@@ -120,48 +117,6 @@ def test_lobby_table_expires_after_seven_days(app_harness, new_page, code_of, sh
     expect(b.get_by_role("button", name="CREAR MESA")).to_be_visible()
 
 
-def _act(svc, code: str, who, action) -> None:
-    from pifecacheta.service import Refusal
-
-    try:
-        svc.act(code, who, action, expected_version=svc.snapshot(code, who).version)
-    except Refusal as e:  # the app's own sweeper moved a bot meanwhile: the loop looks again
-        if e.code != "stale_version":
-            raise
-
-
-def _play_until_ana_is_out(svc, code: str, ana, bruno) -> None:
-    """Seats 0 (Ana) and 1 (Bruno) play through the service: both draw from the stock and
-    discard their least connected card; Bruno goes out whenever he can, Ana never does, so she
-    loses a life every round. Bots move by ``bot_step``; Ana presses PRÓXIMA RODADA. Stops at
-    the FIM DA RODADA where Ana is FORA."""
-    for _ in range(3000):
-        v = svc.snapshot(code, ana).view
-        assert v.outcome is None, v.outcome
-        if v.phase is Phase.ROUND_OVER:
-            if 0 in v.out:
-                return
-            _act(svc, code, ana, NextRound())
-        elif v.turn in (0, 1):
-            who = (ana, bruno)[v.turn]
-            mine = svc.snapshot(code, who).view
-            if mine.phase is Phase.DRAW:
-                _act(svc, code, who, Draw())
-                continue
-            if v.turn == 1:
-                try:
-                    _act(svc, code, who, GoOut())
-                    continue
-                except IllegalActionError:
-                    pass
-            cards, wilds = mine.hand, mine.wilds
-            card = least_connected(cards, wilds)
-            _act(svc, code, who, Discard(card))
-        else:
-            svc.bot_step(code)
-    raise AssertionError("Ana never went FORA")
-
-
 def test_fora_player_leaves_the_table_and_the_others_play_on(app_harness, new_page, code_of, shot):
     """Seed 000 line 72: "Quem já está FORA na Cacheta pode tocar em SAIR DA MESA sem encerrar a
     partida dos outros"."""
@@ -181,7 +136,7 @@ def test_fora_player_leaves_the_table_and_the_others_play_on(app_harness, new_pa
     ana, bruno = browser_identity(a, "Ana"), browser_identity(b, "Bruno")
     for p in (a, b):  # away while the service plays the rounds (no live update per move)
         p.goto("about:blank")
-    _play_until_ana_is_out(svc, code, ana, bruno)
+    play_until_ana_is_out(svc, code, ana, bruno)
     for p in (a, b):
         p.goto(url)
         expect(p.locator("#round-title")).to_have_text("FIM DA RODADA")

@@ -79,6 +79,7 @@ def test_finished_tables_fold_under_older_after_seven_days(app_harness, new_page
     expect(hand(a)).to_have_count(9)
     a.get_by_role("button", name="DESISTIR").click()
     a.locator("#confirm-resign").get_by_role("button", name="DESISTIR").click()
+    expect(a.locator("#round-title")).to_be_visible()  # the resignation is saved: age it after
     _age_table(code, days=8)
     a.goto(app_harness.frontend_url)
     older = a.get_by_role("button", name=re.compile("Mais antigas"))
@@ -251,6 +252,8 @@ def test_the_lobby_keeps_the_last_game_house_rules_and_dicas(app_harness, new_pa
     a.locator("#house-set_may_repeat_suit").click()
     a.locator("#house-hints").click()
     expect(a.locator("#house-summary")).to_contain_text("(1)")
+    expect(a.locator("#house-hints")).to_have_attribute("data-state", "checked")
+    _wait_stored_choice(a, "pife", hints=True)  # the reload must find what the server stored
     a.reload()
     expect(a.locator("#mode-pife")).to_have_attribute("data-state", "checked")
     expect(a.locator("#house-summary")).to_contain_text("(1)")
@@ -262,6 +265,7 @@ def test_the_lobby_keeps_the_last_game_house_rules_and_dicas(app_harness, new_pa
     a.goto(app_harness.frontend_url)
     expect(a.locator("#mode-pife")).to_have_attribute("data-state", "checked")
     a.locator("#mode-cacheta10").click()  # a new choice replaces the kept one
+    _wait_stored_choice(a, "cacheta10", hints=True)
     a.reload()
     expect(a.locator("#mode-cacheta10")).to_have_attribute("data-state", "checked")
     # another browser whose stored choice is not one the app wrote: a newcomer's form, that works
@@ -274,3 +278,37 @@ def test_the_lobby_keeps_the_last_game_house_rules_and_dicas(app_harness, new_pa
     b.locator("#mode-pife").click()
     expect(b.locator("#mode-pife")).to_have_attribute("data-state", "checked")
     b.wait_for_function("() => (localStorage.getItem('pc_lobby') || '').includes('pife')")
+
+
+def test_the_house_rules_count_shows_only_the_rules_of_the_chosen_game(app_harness, new_page):
+    """A Cacheta-only rule ticked before switching to Pife is hidden there and left out of the
+    count ("Regras da casa (1)", not 2); back in Cacheta it is still ticked and counted."""
+    a = new_page()
+    a.goto(app_harness.frontend_url)
+    a.locator("#mode-cacheta7").click()
+    a.locator("#house-summary").click()
+    a.locator("#house-wild_same_colour").click()
+    a.locator("#house-discard_only_to_go_out").click()
+    expect(a.locator("#house-summary")).to_contain_text("(2)")
+    a.locator("#mode-pife").click()
+    expect(a.locator("#house-wild_same_colour")).to_have_count(0)
+    expect(a.locator("#house-summary")).to_contain_text("(1)")
+    expect(a.locator("#house-discard_only_to_go_out")).to_have_attribute("data-state", "checked")
+    a.locator("#mode-cacheta7").click()
+    expect(a.locator("#house-wild_same_colour")).to_have_attribute("data-state", "checked")
+    expect(a.locator("#house-summary")).to_contain_text("(2)")
+
+
+def _wait_stored_choice(page, mode: str, *, hints: bool) -> None:
+    """Wait until the browser's stored lobby choice (LocalStorage ``pc_lobby``, written when the
+    server's answer to the last click arrives) holds ``mode`` and ``hints``: a reload before
+    that would find the previous choice."""
+    page.wait_for_function(
+        """([mode, hints]) => {
+            try {
+                const c = JSON.parse(localStorage.getItem('pc_lobby') || 'null');
+                return c !== null && c.mode === mode && c.hints === hints;
+            } catch (e) { return false; }
+        }""",
+        arg=[mode, hints],
+    )

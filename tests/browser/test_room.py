@@ -186,3 +186,24 @@ def test_lobby_and_waiting_room_are_a_card_room(app_harness, new_page):
     a.goto(app_harness.frontend_url)
     expect(a.locator("#my-tables .my-table")).to_have_count(1)
     _shots(a, "lobby_tables", "pt", _check_lobby)
+
+
+def test_the_phone_room_lines_its_names_up(app_harness, new_page):
+    """At 390 px the waiting room's seats are rows: every name starts at the same x after its
+    seat number, however long the name and its badges (a long name squeezed the number's
+    column, so the names started 108-126 px from the left)."""
+    a = new_page(width=390, height=844)
+    create_table(a, app_harness.frontend_url, "W" * 24, "pife")
+    b = new_page(width=390, height=844)
+    join_table(b, a.url, "Maria Aparecida da Silva")
+    expect(a.locator(".lobby-seat").filter(has_text="Maria")).to_be_visible()
+    a.locator("#add-bots").click()
+    for page in (a, b):
+        expect(page.locator(".lobby-seat .seat-name")).to_have_count(4)
+        lefts = [
+            box["x"]
+            for box in (n.bounding_box() for n in page.locator(".lobby-seat .seat-name").all())
+            if box
+        ]
+        assert len(lefts) == 4 and max(lefts) - min(lefts) <= 1, lefts
+        _no_sideways(page)

@@ -185,9 +185,18 @@ def test_pife_round_over_and_match_over_fit_a_phone(app_harness, new_page):
     svc = service_or_skip()
     seed, final, log = find_seed(PIFE, 2, out_of_turn=False, max_actions=40)
     a, b, code, who = _two_phones(new_page, app_harness, "pife", seed)
+    s = new_page(width=390, height=844, locale="es-AR")  # a spectator, from the invite link
+    s.goto(a.url)
+    expect(s.locator("#join-name")).to_have_count(0)  # the match began: no seat to take
     play_planned(svc, code, who, final, log)
     expect(a.locator("#round-title")).to_have_text("FIM DA RODADA")
     expect(b.locator("#round-title")).to_have_text("FIN DE LA RONDA")
+    # the spectator has no PRÓXIMA RODADA: it is told a player presses it (seed 000 line 68)
+    expect(s.locator("#round-title")).to_have_text("FIN DE LA RONDA")
+    expect(s.locator("#spectator-next")).to_have_text("Quien juega toca SIGUIENTE RONDA para seguir.")
+    expect(s.locator("#next-round-button")).to_have_count(0)
+    for p in (a, b):
+        expect(p.locator("#spectator-next")).to_have_count(0)
     _on_screen(a, "#next-round-button")
     _on_screen(b, "#next-round-button")
     _shot(a, "pife_round_over_390_pt")
@@ -197,6 +206,8 @@ def test_pife_round_over_and_match_over_fit_a_phone(app_harness, new_page):
     wname = ("Ana", "Bruno")[final.round.result.winner]
     expect(a.locator("#winner")).to_have_text(f"{wname} venceu a partida!")
     expect(b.locator("#rematch-button")).to_have_text("REVANCHA")
+    expect(s.locator("#winner")).to_be_visible()
+    expect(s.locator("#spectator-next")).to_have_count(0)  # FIM DA PARTIDA: nothing to wait for
     for p in (a, b):
         _on_screen(p, "#rematch-button")
     _shot(a, "pife_match_over_390_pt")

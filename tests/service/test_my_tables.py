@@ -122,6 +122,21 @@ def test_round_over_is_every_players_move(svc, people, db_engine):
     assert watched.round_over and not watched.my_turn
 
 
+def test_a_round_over_that_decides_the_match_names_its_winner(svc, people, db_engine):
+    """Pife's first go-out wins the match (seed 000 line 48): at its FIM DA RODADA the row is
+    still in play (PRÓXIMA RODADA shows the end) and already names the winner."""
+    ana, bia, *_ = people
+    code = svc.create_table(ana, PIFE)
+    svc.join(code, bia)
+    svc.start(code, ana)  # Ana deals: Bia (seat 1) plays first
+    patch_match(db_engine, code, lambda m: give_hand(m, 1, "AH 2H 3H 4S 5S 6S 7C 8C 9C"))
+    svc.act(code, bia, Draw(), expected_version=svc.snapshot(code, None).version)
+    svc.act(code, bia, GoOut(), expected_version=svc.snapshot(code, None).version)
+    assert current_turn(db_engine, code)[0] is Phase.ROUND_OVER
+    (row,) = svc.my_tables(ana)
+    assert row.round_over and row.status == "playing" and row.winner_name == "Bia"
+
+
 def test_watched_tables_and_forged_identities(svc, people):
     ana, bia, caio, _ = people
     code = svc.create_table(ana, PIFE)

@@ -176,6 +176,17 @@ def test_ticking_house_rules_and_dicas_in_the_lobby():
     assert lobby.stored_choice(form.choice) == ("pife", ["rebuild_without_shuffle"], True)
 
 
+def test_the_house_rules_count_leaves_out_the_rules_hidden_for_the_game():
+    """ "Regras da casa (n)" counts only what the chosen game offers; the player's other ticks
+    are kept for when they pick Cacheta again."""
+    applies = LobbyState.computed_vars["house_applies"]._fget
+    form = SimpleNamespace(mode="cacheta7", house=["wild_same_colour", "discard_only_to_go_out"])
+    assert applies(form) == ["wild_same_colour", "discard_only_to_go_out"]
+    form.mode = "pife"
+    assert applies(form) == ["discard_only_to_go_out"]
+    assert form.house == ["wild_same_colour", "discard_only_to_go_out"]  # the choice is kept
+
+
 # ---- the question before a discard, on a tab's real state ---------------------------------
 
 

@@ -94,6 +94,27 @@ def test_rows_in_the_viewers_language(lang, game, theirs, mine, waiting, won, wh
     assert pife["game"] == "Pife" and pife["status"] in ("Expirou", "Expiró")
 
 
+@pytest.mark.parametrize(
+    ("lang", "decided", "over"),
+    [
+        ("pt", "Partida decidida: venceu Bia", "FIM DA RODADA"),
+        ("es", "Partida decidida: ganó Bia", "FIN DE LA RONDA"),
+    ],
+)
+def test_a_round_over_that_decided_the_match_names_the_winner(lang, decided, over):
+    """FIM DA RODADA after Pife's go-out (seed 000 line 48) has decided the match: the row says
+    who won, not that a round is over; another FIM DA RODADA still says so."""
+    won, plain = rows_for(
+        [
+            _row(mode="pife", round_over=True, my_turn=True, turn_seat=None, turn_name="", winner_name="Bia"),
+            _row(code="c2", round_over=True, my_turn=True, turn_seat=None, turn_name=""),
+        ],
+        NOW,
+        lang,
+    )
+    assert won["status"] == decided and plain["status"] == over
+
+
 @pytest.mark.parametrize(("lang", "rnd", "lives"), [("pt", "Rodada", "vidas"), ("es", "Ronda", "vidas")])
 def test_two_tables_of_the_same_friends_read_apart(lang, rnd, lives):
     """The round and, in Cacheta, each seat's lives tell two tables of the same friends apart,

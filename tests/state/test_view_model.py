@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from _planned import play_planned
+from _replay import empty_the_stock
 
 from pifecacheta.rules import CACHETA_7, PIFE, Draw, GoOut
 from pifecacheta.state.lobby import rules_for
@@ -271,3 +272,20 @@ def test_going_out_with_ten_is_said_in_cacheta_only(mode, key):
     ui = TableUi(mode=mode, has_result=True, result_with_ten=True)
     choose_result_texts(ui)
     assert ui.result_headline_key == key
+
+
+def test_an_empty_stock_is_shown_empty_and_may_still_be_drawn_from(svc):
+    """ "Monte · 0": the stock is drawn as an empty slot (``has_stock`` off), COMPRAR stays
+    offered: the draw turns the lixo into the stock (seed 000)."""
+    code, ana, bruno = _table(svc, PIFE)
+    svc.start(code, ana)
+    assert table_ui(svc.snapshot(code, ana)).has_stock
+    who = {0: ana, 1: bruno}
+    empty_the_stock(svc, code, who)
+    seat = svc.snapshot(code, None).view.turn
+    ui = table_ui(svc.snapshot(code, who[seat]))
+    assert ui.stock_size == 0 and not ui.has_stock and ui.can_draw
+    assert not table_ui(svc.snapshot(code, None)).has_stock  # a spectator sees it empty too
+    svc.act(code, who[seat], Draw(), expected_version=svc.snapshot(code, who[seat]).version)
+    ui = table_ui(svc.snapshot(code, who[seat]))
+    assert ui.stock_size > 0 and ui.has_stock

@@ -83,10 +83,15 @@ def flight(source: str) -> rx.Component:
 
 def _stock() -> rx.Component:
     """The stock, face down: a tap, Enter or Space draws (COMPRAR); for a spectator a picture
-    with the count, out of the keyboard's way."""
+    with the count, out of the keyboard's way. Empty ("Monte · 0") it is an empty slot, as the
+    empty lixo; COMPRAR still draws: the lixo becomes the stock (seed 000)."""
     return rx.vstack(  # type: ignore[no-any-return]
         KeyDiv.create(
-            card_back(size="lg"),
+            rx.cond(
+                UI.has_stock,
+                card_back(size="lg", class_name="stock-back"),
+                empty_slot(T["table.discard_empty"], class_name="stock-empty"),
+            ),
             on_click=[TableState.draw(UI.version), want_focus(DRAWN_CARD)],  # type: ignore[operator]
             on_key_down=on_keys(
                 {

@@ -53,6 +53,22 @@ def confirm(
     )
 
 
+def _words(words: Any) -> rx.Component:
+    """A top-line button's words, left out on a phone (below Reflex's ``sm``, 48em): a 390 px
+    phone's top line has room for the table's title and four icons, not for DESISTIR and Pausa
+    in words beside them. The button keeps the words as its name (``aria-label``)."""
+    return rx.el.span(words, style={"display": rx.breakpoints(initial="none", sm="inline")})  # type: ignore[no-any-return]
+
+
+def _phone_icon(name: str) -> rx.Component:
+    """The icon that stands for a top-line button's words on a phone (see :func:`_words`)."""
+    return rx.el.span(  # type: ignore[no-any-return]
+        rx.icon(name, size=14),
+        aria_hidden="true",
+        style={"display": rx.breakpoints(initial="inline-flex", sm="none")},
+    )
+
+
 def pause_menu() -> rx.Component:
     """The pause menu: CONTINUAR, or SAIR DO JOGO after a confirmation (seed 000 line 72).
 
@@ -62,10 +78,12 @@ def pause_menu() -> rx.Component:
         rx.dialog.trigger(
             rx.button(
                 rx.icon("pause", size=14),
-                T["menu.pause"],
+                _words(T["menu.pause"]),
                 size="1",
                 variant="soft",
                 color_scheme="gray",
+                aria_label=T["menu.pause"],
+                title=T["menu.pause"],
                 id="pause-button",
             )
         ),
@@ -101,7 +119,16 @@ def pause_menu() -> rx.Component:
 def _resign() -> rx.Component:
     """DESISTIR, after a confirmation."""
     return confirm(
-        rx.button(T["btn.resign"], size="1", color_scheme="red", variant="soft", id="resign-button"),
+        rx.button(
+            _phone_icon("flag"),
+            _words(T["btn.resign"]),
+            size="1",
+            color_scheme="red",
+            variant="soft",
+            aria_label=T["btn.resign"],
+            title=T["btn.resign"],
+            id="resign-button",
+        ),
         T["confirm.resign.title"],
         T["confirm.resign.body"],
         T["btn.resign"],
@@ -125,7 +152,16 @@ def _claim_absence() -> rx.Component:
 def _leave_table() -> rx.Component:
     """SAIR DA MESA for a player who is out (FORA) while the match goes on, after a confirmation."""
     return confirm(
-        rx.button(T["btn.leave_table"], size="1", color_scheme="gray", variant="soft"),
+        rx.button(
+            _phone_icon("log-out"),
+            _words(T["btn.leave_table"]),
+            size="1",
+            color_scheme="gray",
+            variant="soft",
+            aria_label=T["btn.leave_table"],
+            title=T["btn.leave_table"],
+            id="leave-table-button",
+        ),
         T["confirm.leave_table.title"],
         T["confirm.leave_table.body"],
         T["btn.leave_table"],

@@ -320,7 +320,9 @@ FOOTER_STYLE: dict[str, str] = {
 
 def _footer() -> rx.Component:
     """PRÓXIMA RODADA, or at the end of the match REVANCHE, in a bar that sticks to the
-    bottom of the screen while the panel is taller than it (``#round-over-actions``)."""
+    bottom of the screen while the panel is taller than it (``#round-over-actions``). A
+    spectator, who has no such button, is told what comes next: a player presses it (seed 000
+    line 68)."""
     return rx.cond(  # type: ignore[no-any-return]
         UI.can_next_round | UI.match_over,
         rx.vstack(
@@ -330,6 +332,10 @@ def _footer() -> rx.Component:
             align="center",
             id="round-over-actions",
             style=FOOTER_STYLE,
+        ),
+        rx.cond(
+            UI.round_over & ~UI.is_player,
+            rx.text(T["round.spectator_next"], size="2", id="spectator-next", style={"opacity": "0.85"}),
         ),
     )
 

@@ -70,7 +70,8 @@ def lobby_seat(seat: ObjectVar[SeatUi]) -> rx.Component:
     LEVANTAR / TIRAR (:func:`_seat_button`). A row on a phone; on a wide screen a chair around
     the felt (``data-place``, ``assets/room.css``)."""
     return rx.hstack(  # type: ignore[no-any-return]
-        rx.text(seat.seat + 1, weight="bold", style={"width": "1.4em", "opacity": "0.7"}),  # type: ignore[operator]
+        # the seat number's column keeps its width beside a long name: the names line up
+        rx.text(seat.seat + 1, weight="bold", style={"width": "1.4em", "flex_shrink": "0", "opacity": "0.7"}),  # type: ignore[operator]
         rx.cond(
             seat.empty,
             rx.text(T["seat.free"], style={"opacity": "0.6", "font_style": "italic"}),
