@@ -4,7 +4,12 @@ service (AppHarness runs it in this process)."""
 
 from __future__ import annotations
 
+import os
+
+from _flows import browser_identity, create_table, join_table
 from _planner import least_connected
+from _replay import hand
+from playwright.sync_api import expect
 
 from pifecacheta.rules import Discard, Draw, GoOut, IllegalActionError, NextRound, Phase
 
@@ -52,3 +57,25 @@ def play_until_ana_is_out(svc, code: str, ana, bruno) -> None:
         else:
             svc.bot_step(code)
     raise AssertionError("Ana never went FORA")
+
+
+def ana_out_of_lives(svc, url: str, a, b) -> tuple[str, str]:
+    """Ana (page ``a``) creates a Cacheta 7 table dealt with :data:`FORA_SEED` at ``url``, Bruno
+    (page ``b``) sits, the bots fill the table and Ana starts; the pages leave while the service
+    plays the rounds (:func:`play_until_ana_is_out`). Returns the table's ``(code, address)``,
+    at the FIM DA RODADA where Ana is FORA, with no page open on it."""
+    os.environ["PIFECACHETA_FIXED_SEED"] = str(FORA_SEED)
+    create_table(a, url, "Ana", "cacheta7")
+    join_table(b, a.url, "Bruno")
+    expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
+    a.locator("#add-bots").click()
+    expect(a.locator(".lobby-seat").filter(has_text="Tito")).to_be_visible()
+    a.get_by_role("button", name="COMEÇAR").click()
+    for p in (a, b):
+        expect(hand(p)).to_have_count(9)
+    code, address = a.url.rstrip("/").rsplit("/", 1)[-1], a.url
+    ana, bruno = browser_identity(a, "Ana"), browser_identity(b, "Bruno")
+    for p in (a, b):  # away while the service plays the rounds (no live update per move)
+        p.goto("about:blank")
+    play_until_ana_is_out(svc, code, ana, bruno)
+    return code, address

@@ -19,16 +19,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from _flows import (
-    browser_identity,
     create_table,
     fast_bots,
     in_process_service,
-    join_table,
     shots,
     simple_turn,
 )
-from _fora import FORA_SEED, play_until_ana_is_out
-from _replay import hand, wait_my_turn
+from _fora import ana_out_of_lives
+from _replay import wait_my_turn
 from playwright.sync_api import expect
 
 ZERO_WIDTH = "\u200b\u200b"  # typed, but nothing visible: the service refuses the name
@@ -117,26 +115,12 @@ def test_lobby_table_expires_after_seven_days(app_harness, new_page, code_of, sh
     expect(b.get_by_role("button", name="CREAR MESA")).to_be_visible()
 
 
-def test_fora_player_leaves_the_table_and_the_others_play_on(app_harness, new_page, code_of, shot):
+def test_fora_player_leaves_the_table_and_the_others_play_on(app_harness, new_page, shot):
     """Seed 000 line 72: "Quem já está FORA na Cacheta pode tocar em SAIR DA MESA sem encerrar a
     partida dos outros"."""
     svc = _service()
-    os.environ["PIFECACHETA_FIXED_SEED"] = str(FORA_SEED)
-    a = new_page()
-    create_table(a, app_harness.frontend_url, "Ana", "cacheta7")
-    b = new_page()
-    join_table(b, a.url, "Bruno")
-    expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
-    a.locator("#add-bots").click()
-    expect(a.locator(".lobby-seat").filter(has_text="Tito")).to_be_visible()
-    a.get_by_role("button", name="COMEÇAR").click()
-    for p in (a, b):
-        expect(hand(p)).to_have_count(9)
-    code, url = code_of(a), a.url
-    ana, bruno = browser_identity(a, "Ana"), browser_identity(b, "Bruno")
-    for p in (a, b):  # away while the service plays the rounds (no live update per move)
-        p.goto("about:blank")
-    play_until_ana_is_out(svc, code, ana, bruno)
+    a, b = new_page(), new_page()
+    code, url = ana_out_of_lives(svc, app_harness.frontend_url, a, b)
     for p in (a, b):
         p.goto(url)
         expect(p.locator("#round-title")).to_have_text("FIM DA RODADA")

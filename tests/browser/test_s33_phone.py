@@ -28,8 +28,8 @@ import os
 import re
 from pathlib import Path
 
-from _flows import browser_identity, create_table, join_table, service_or_skip, tab_to
-from _fora import FORA_SEED, play_until_ana_is_out
+from _flows import service_or_skip, tab_to
+from _fora import ana_out_of_lives
 from _planner import find_seed
 from _replay import BUTTONS, empty_the_stock, hand, play_planned
 from _round_end import PHONE, two_players
@@ -244,21 +244,9 @@ LEAVE = {"pt": "SAIR DA MESA", "es": "SALIR DE LA MESA"}
 
 def test_a_fora_players_top_line_is_apart_on_a_phone(app_harness, new_page):
     svc = service_or_skip()
-    os.environ["PIFECACHETA_FIXED_SEED"] = str(FORA_SEED)
     a = new_page(width=PHONE[0], height=PHONE[1])
-    create_table(a, app_harness.frontend_url, "Ana", "cacheta7")
     b = new_page()
-    join_table(b, a.url, "Bruno")
-    expect(a.locator(".lobby-seat").filter(has_text="Bruno")).to_be_visible()
-    a.locator("#add-bots").click()
-    expect(a.locator(".lobby-seat").filter(has_text="Tito")).to_be_visible()
-    a.get_by_role("button", name="COMEÇAR").click()
-    expect(hand(a)).to_have_count(9)
-    code, url = a.url.rstrip("/").rsplit("/", 1)[-1], a.url
-    ana, bruno = browser_identity(a, "Ana"), browser_identity(b, "Bruno")
-    for p in (a, b):  # away while the service plays the rounds (no live update per move)
-        p.goto("about:blank")
-    play_until_ana_is_out(svc, code, ana, bruno)
+    _code, url = ana_out_of_lives(svc, app_harness.frontend_url, a, b)
     b.goto(url)
     b.get_by_role("button", name="PRÓXIMA RODADA").click()
     a.goto(url)

@@ -69,6 +69,22 @@ def _phone_icon(name: str) -> rx.Component:
     )
 
 
+def _top_button(icon: str, words: Any, color: str, button_id: str) -> rx.Component:
+    """A small button of the table's top line that opens a confirmation (DESISTIR, SAIR DA
+    MESA): its words on a wide screen, the ``icon`` on a phone (:func:`_words`), named by the
+    words either way (``aria-label``, and ``title`` for a pointer's hover)."""
+    return rx.button(  # type: ignore[no-any-return]
+        _phone_icon(icon),
+        _words(words),
+        size="1",
+        color_scheme=color,
+        variant="soft",
+        aria_label=words,
+        title=words,
+        id=button_id,
+    )
+
+
 def pause_menu() -> rx.Component:
     """The pause menu: CONTINUAR, or SAIR DO JOGO after a confirmation (seed 000 line 72).
 
@@ -119,16 +135,7 @@ def pause_menu() -> rx.Component:
 def _resign() -> rx.Component:
     """DESISTIR, after a confirmation."""
     return confirm(
-        rx.button(
-            _phone_icon("flag"),
-            _words(T["btn.resign"]),
-            size="1",
-            color_scheme="red",
-            variant="soft",
-            aria_label=T["btn.resign"],
-            title=T["btn.resign"],
-            id="resign-button",
-        ),
+        _top_button("flag", T["btn.resign"], "red", "resign-button"),
         T["confirm.resign.title"],
         T["confirm.resign.body"],
         T["btn.resign"],
@@ -152,16 +159,7 @@ def _claim_absence() -> rx.Component:
 def _leave_table() -> rx.Component:
     """SAIR DA MESA for a player who is out (FORA) while the match goes on, after a confirmation."""
     return confirm(
-        rx.button(
-            _phone_icon("log-out"),
-            _words(T["btn.leave_table"]),
-            size="1",
-            color_scheme="gray",
-            variant="soft",
-            aria_label=T["btn.leave_table"],
-            title=T["btn.leave_table"],
-            id="leave-table-button",
-        ),
+        _top_button("log-out", T["btn.leave_table"], "gray", "leave-table-button"),
         T["confirm.leave_table.title"],
         T["confirm.leave_table.body"],
         T["btn.leave_table"],
