@@ -447,12 +447,7 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
         if not self.table_code:
             return None
         try:
-            try:
-                await _in_thread(fn, get_service(), self._who())
-            except AccessReplaced:
-                if not await self._take_synced_key():
-                    raise
-                await _in_thread(fn, get_service(), self._who())  # the same call, with the new key
+            await self._run_as_me(fn)
         except Exception as exc:  # noqa: BLE001
             if is_refusal(exc):
                 await self._refused(exc)
@@ -462,6 +457,17 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
             raise
         self.message = ""
         return await self._changed()
+
+    async def _run_as_me(self, fn: Any) -> None:
+        """``fn(service, identity)`` in a worker thread; refused ``access_replaced`` while this
+        browser holds a newer key for the player (:meth:`_take_synced_key`), the same call
+        once more with that key. Raises what ``fn`` raises."""
+        try:
+            await _in_thread(fn, get_service(), self._who())
+        except AccessReplaced:
+            if not await self._take_synced_key():
+                raise
+            await _in_thread(fn, get_service(), self._who())
 
     async def _take_synced_key(self) -> bool:
         """After an ``access_replaced`` refusal: True (and this tab now uses it) when this
