@@ -196,7 +196,12 @@ def test_a_key_replaced_in_another_tab_leaves_this_tabs_move_standing(app_harnes
     simple_turn(b)
     expect(a.get_by_role("button", name="COMPRAR", exact=True)).to_be_enabled()
     _, s1 = stored_identity(a)
-    # Ana's second tab replaces the key; the table tab does not change meanwhile
+    # Ana's second tab replaces the key; the table tab does not change meanwhile. The page's
+    # own storage listener (Reflex's localStorage sync) was added first, so once this one has
+    # run the sync is queued ahead of the click below, as for a person who clicks later
+    a.evaluate(
+        "() => addEventListener('storage', e => { if (e.key === 'pc_secret') window.pcSynced = true; })"
+    )
     keys = a.context.new_page()
     keys.goto(app_harness.frontend_url.rstrip("/") + "/acesso")
     keys.locator("#access-renew").click()
@@ -205,6 +210,7 @@ def test_a_key_replaced_in_another_tab_leaves_this_tabs_move_standing(app_harnes
     _, s2 = stored_identity(keys)
     assert s2 != s1
     a.bring_to_front()
+    a.wait_for_function("() => window.pcSynced === true")
     a.get_by_role("button", name="COMPRAR", exact=True).click()
     expect(hand(a)).to_have_count(10)
     expect(a.locator("#message")).to_have_count(0)
