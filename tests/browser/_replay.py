@@ -108,10 +108,11 @@ def play_planned(svc, code: str, who, final, moves) -> None:
     play_moves(svc, code, who, planned_go_out(final, moves))
 
 
-def empty_the_stock(svc, code: str, who) -> None:
+def empty_the_stock(svc, code: str, who, *, down_to: int = 0) -> None:
     """Play through the service, seat by seat, COMPRAR then the card just drawn to the lixo,
-    until the stock is empty ("Monte · 0"); nobody goes out, the round stays in play."""
-    while (view := svc.snapshot(code, None).view).stock_size > 0:
+    until the stock is empty ("Monte · 0"), or holds ``down_to`` cards; nobody goes out, the
+    round stays in play."""
+    while (view := svc.snapshot(code, None).view).stock_size > down_to:
         seat = view.turn
         before = set(svc.snapshot(code, who[seat]).view.hand)
         act(svc, code, who[seat], Draw())
