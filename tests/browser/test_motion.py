@@ -18,7 +18,7 @@ from _replay import BUTTONS, empty_the_stock, hand
 from _round_end import PHONE, two_players
 from playwright.sync_api import Page, expect
 
-BOT_DELAY = 1.5  # seconds before each of the bot's moves
+BOT_DELAY = 3.0  # seconds before each of the bot's moves (its draw is read while it shows, under load too)
 
 
 def _animation(page: Page, selector: str) -> str:
