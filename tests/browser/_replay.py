@@ -108,12 +108,45 @@ def play_planned(svc, code: str, who, final, moves) -> None:
     play_moves(svc, code, who, planned_go_out(final, moves))
 
 
-def empty_the_stock(svc, code: str, who) -> None:
+def empty_the_stock(svc, code: str, who, *, down_to: int = 0) -> None:
     """Play through the service, seat by seat, COMPRAR then the card just drawn to the lixo,
-    until the stock is empty ("Monte · 0"); nobody goes out, the round stays in play."""
-    while (view := svc.snapshot(code, None).view).stock_size > 0:
+    until the stock is empty ("Monte · 0"), or holds ``down_to`` cards; nobody goes out, the
+    round stays in play."""
+    while (view := svc.snapshot(code, None).view).stock_size > down_to:
         seat = view.turn
         before = set(svc.snapshot(code, who[seat]).view.hand)
         act(svc, code, who[seat], Draw())
         drawn = next(c for c in svc.snapshot(code, who[seat]).view.hand if c not in before)
         act(svc, code, who[seat], Discard(drawn))
+
+
+def play_to_round(svc, code: str, who, number: int) -> None:
+    """Play whole rounds of a two-seat Cacheta table through the service until round ``number``
+    is dealt: both seats draw from the stock and discard their least connected card; the seat
+    with fewer lives (seat 0 on a tie) goes out whenever it can, so the lives stay even and
+    the match goes on; PRÓXIMA RODADA by seat 0."""
+    from _planner import least_connected
+
+    from pifecacheta.rules import IllegalActionError, NextRound, Phase
+
+    for _ in range(5000):
+        v = svc.snapshot(code, None).view
+        assert v.outcome is None, v.outcome
+        if v.phase is Phase.ROUND_OVER:
+            act(svc, code, who[0], NextRound())
+            continue
+        if v.round_number >= number:
+            return
+        seat = v.turn
+        mine = svc.snapshot(code, who[seat]).view
+        if mine.phase is Phase.DRAW:
+            act(svc, code, who[seat], Draw())
+            continue
+        if v.lives[seat] <= v.lives[1 - seat]:
+            try:
+                act(svc, code, who[seat], GoOut())
+                continue
+            except IllegalActionError:
+                pass
+        act(svc, code, who[seat], Discard(least_connected(mine.hand, mine.wilds)))
+    raise AssertionError(f"round {number} never came")

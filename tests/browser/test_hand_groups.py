@@ -129,3 +129,60 @@ def test_jogos_shows_the_solvers_groups(app_harness, new_page):
     mine = {c.code for c in drawn.round.hands[0]}
     hidden = {c.code for c in drawn.round.hands[1]} - mine
     assert frames.frames and hidden and scan_frames(frames.frames, hidden) == []
+
+
+def _drawn_seed() -> int:
+    """A Pife deal in which Bruno's first draw joins a group of Ana's kind (a set or a run is
+    shown too) and is not that group's last card: in JOGOS the next card overlaps it on a phone."""
+    for seed in range(1, 2000):
+        match = new_match(PIFE, 2, seed=seed)
+        before = set(player_view(match, 1).hand)
+        view = player_view(apply(match, 1, Draw()), 1)
+        drawn = next(c for c in view.hand if c not in before)
+        groups = hand_groups(view)
+        ids = [[c.id for c in g.cards] for g in groups]
+        if len(groups) > 1 and any(drawn.code in g[:-1] for g in ids):
+            return seed
+    raise AssertionError("no such deal")
+
+
+# The tag's box, the visible part of its card (the card's box up to the left edge of the next
+# card of its group when that one lies over it, in the same row) and its group's bottom edge.
+_TAG_AND_STRIP = """tag => {
+  const card = tag.closest('.hand-card'), next = card.nextElementSibling;
+  const c = card.getBoundingClientRect(), t = tag.getBoundingClientRect();
+  let right = c.right;
+  if (next) {
+    const n = next.getBoundingClientRect();
+    if (n.top < c.bottom && n.bottom > c.top) right = Math.min(right, n.left);
+  }
+  const group = tag.closest('.hand-group').getBoundingClientRect().bottom;
+  return {tag: [t.left, t.right, t.bottom], strip: [c.left, right], group, next: !!next};
+}"""
+
+
+def test_the_nova_tag_stays_on_its_own_card_in_jogos(app_harness, new_page):
+    """The "nova" tag of the card just drawn lies on the visible part of its own card when
+    JOGOS fans the groups' cards (each over the one before it on a phone), in pt and es, at
+    390 and 1366 px: it no longer sticks out over the next card, nor over its group's edge."""
+    seed = _drawn_seed()
+    a, b = start_two(new_page, app_harness, "pife", seed, b_size=(390, 844), b_locale="es-AR")
+    a.get_by_role("button", name="COMEÇAR").click()
+    expect(hand(b)).to_have_count(9)
+    b.locator("#sort-groups").click()
+    expect(b.locator("#hand .hand-group").first).to_be_visible()
+    b.get_by_role("button", name="ROBAR", exact=True).click()
+    expect(hand(b)).to_have_count(10)
+    tag = b.locator("#hand .drawn-mark")
+    for lang, word in (("es", "NUEVA"), ("pt", "NOVA")):
+        b.locator(f"#lang-{lang}").click()
+        expect(tag).to_have_text(word, use_inner_text=True, ignore_case=False)
+        for width, height in ((390, 844), (1366, 900)):
+            b.set_viewport_size({"width": width, "height": height})
+            expect(b.locator("#hand.hand-grouped")).to_be_visible()
+            place = tag.evaluate(_TAG_AND_STRIP)
+            assert place["next"], place  # a card follows it in its group
+            left, right, bottom = place["tag"]
+            assert place["strip"][0] - 0.5 <= left and right <= place["strip"][1] + 0.5, (lang, width, place)
+            assert bottom <= place["group"] + 0.5, ("over its group's edge", lang, width, place)
+            _shot(b, f"nova_jogos_{width}_{lang}")

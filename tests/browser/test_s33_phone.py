@@ -31,7 +31,7 @@ from pathlib import Path
 from _flows import service_or_skip, tab_to
 from _fora import ana_out_of_lives
 from _planner import find_seed
-from _replay import BUTTONS, empty_the_stock, hand, play_planned
+from _replay import BUTTONS, empty_the_stock, hand, play_planned, play_to_round
 from _round_end import PHONE, two_players
 from playwright.sync_api import Page, expect
 
@@ -76,8 +76,18 @@ def _one_row(page: Page, parts: list, row=None) -> None:
     assert outer["height"] <= max(b["height"] for b in boxes) + 2, (outer, boxes)
 
 
-def _header_is_one_line(page: Page, lang: str) -> None:
-    """The top bar and the table's top line are a row each; the title is one line of text."""
+def _title_is_one_line(title) -> None:
+    """The table's title (its heading) is one line of text."""
+    lines = title.evaluate(
+        "e => e.getClientRects().length === 1 && e.getBoundingClientRect().height"
+        " <= 1.5 * parseFloat(getComputedStyle(e).lineHeight)"
+    )
+    assert lines, ("the title wraps", _box(title))
+
+
+def _header_is_one_line(page: Page, lang: str, *, two_digits: bool = False) -> None:
+    """The top bar and the table's top line are a row each; the title is one line of text
+    (with room for a second digit of the round unless ``two_digits``: it has it already)."""
     page.evaluate("() => window.scrollTo(0, 0)")
     bar = page.locator("#page-shell > .rt-Flex").first
     _one_row(
@@ -91,16 +101,12 @@ def _header_is_one_line(page: Page, lang: str) -> None:
     )
     top = page.locator("#board .pfc-top > .rt-Flex").first
     title = top.get_by_role("heading", level=1)
-    lines = title.evaluate(
-        "e => e.getClientRects().length === 1 && e.getBoundingClientRect().height"
-        " <= 1.5 * parseFloat(getComputedStyle(e).lineHeight)"
-    )
-    assert lines, ("the title wraps", _box(title))
+    _title_is_one_line(title)
     buttons = [page.get_by_role("button", name=n) for n in NAMES[lang]]
     for b in buttons:
         expect(b).to_be_visible()  # each named for a screen reader (its words, or its label)
     _one_row(page, [title, *buttons], top)
-    if page.viewport_size["width"] >= PHONE[0]:
+    if page.viewport_size["width"] >= PHONE[0] and not two_digits:
         # room left for a round of two digits ("Rodada 12"): two more digits' width
         room = title.evaluate(
             "e => { const r = document.createRange(); r.selectNodeContents(e);"
@@ -134,6 +140,29 @@ def test_the_table_header_is_one_line_on_a_phone(app_harness, new_page):
         _shot(page, f"header_1366_{lang}")
         page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
         expect(page.locator("#resign-button")).to_have_text("", use_inner_text=True)
+
+
+def test_the_table_header_is_one_line_at_round_ten(app_harness, new_page):
+    # the longest title with a round of two digits: "Cacheta · 10 vidas · Rodada 10", at 390 and
+    # 360 px in pt and es (at 360 in pt it wrapped, by 3 px); 1366 keeps the buttons' words
+    svc = service_or_skip()
+    a, b, code, who = two_players(new_page, app_harness, "cacheta10", 3, a_size=PHONE, b_size=PHONE)
+    url = a.url
+    for page in (a, b):  # away while the service plays nine rounds (no live update per move)
+        page.goto("about:blank")
+    play_to_round(svc, code, who, 10)
+    for page, lang, word in ((a, "pt", "Rodada"), (b, "es", "Ronda")):
+        page.goto(url)
+        title = page.locator("#board .pfc-top").get_by_role("heading", level=1)
+        expect(title).to_have_text(f"Cacheta · 10 vidas · {word} 10")
+        for width, height in (PHONE, (360, 780)):
+            page.set_viewport_size({"width": width, "height": height})
+            _header_is_one_line(page, lang, two_digits=True)
+            _shot(page, f"header_round10_{width}_{lang}")
+        page.set_viewport_size({"width": 1366, "height": 900})
+        _title_is_one_line(title)
+        expect(page.locator("#resign-button")).to_have_text(NAMES[lang][2], use_inner_text=True)
+        _shot(page, f"header_round10_1366_{lang}")
 
 
 def _lives_clear_of_the_bar(page: Page, where: str) -> None:

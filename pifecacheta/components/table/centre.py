@@ -84,13 +84,16 @@ def flight(source: str) -> rx.Component:
 def _stock() -> rx.Component:
     """The stock, face down: a tap, Enter or Space draws (COMPRAR); for a spectator a picture
     with the count, out of the keyboard's way. Empty ("Monte · 0") it is an empty slot, as the
-    empty lixo; COMPRAR still draws: the lixo becomes the stock (seed 000)."""
+    empty lixo; COMPRAR still draws: the lixo becomes the stock (seed 000), and the card flies
+    from that new stock. When a draw took the last card, the empty slot shows as the card's
+    back leaves it (``pfc-land``), not under it as it sets off."""
+    emptied = rx.cond(move_kind() == "draw", "stock-empty pfc-land", "stock-empty")
     return rx.vstack(  # type: ignore[no-any-return]
         KeyDiv.create(
             rx.cond(
                 UI.has_stock,
                 card_back(size="lg", class_name="stock-back"),
-                empty_slot(T["table.discard_empty"], class_name="stock-empty"),
+                empty_slot(T["table.discard_empty"], class_name=emptied),
             ),
             on_click=[TableState.draw(UI.version), want_focus(DRAWN_CARD)],  # type: ignore[operator]
             on_key_down=on_keys(

@@ -240,31 +240,10 @@ def hand_card_name(card: ObjectVar[CardUi]) -> Var[str]:
 def drawn_mark(card: ObjectVar[CardUi]) -> rx.Component:
     """The mark on the card just drawn from the stock (``CardUi.drawn``, set only in the
     viewer's own hand until the discard): a small "nova" tag over the card's bottom edge (clear
-    of the rank in the top corner), and a green glow around the card; a screen reader hears
+    of the rank in the top corner; in JOGOS, on the strip of the card the next one leaves
+    uncovered: ``assets/room.css``), and a green glow around the card; a screen reader hears
     "nova" in the card's name (:func:`hand_card_name`)."""
-    return rx.cond(  # type: ignore[no-any-return]
-        card.drawn,
-        rx.el.span(
-            T["hand.drawn"],
-            class_name="drawn-mark",
-            style={
-                "position": "absolute",
-                "bottom": "-0.6em",
-                "left": "50%",
-                "transform": "translateX(-50%)",
-                "background": "#1f9d55",
-                "color": "white",
-                "font_size": "0.6em",
-                "font_weight": "700",
-                "padding": "0 0.4em",
-                "border_radius": "0.6em",
-                "box_shadow": "0 0 0 2px #0b3d1e, 0 0 10px 3px rgba(95,255,150,0.75)",
-                "pointer_events": "none",
-                "white_space": "nowrap",
-                "text_transform": "uppercase",
-            },
-        ),
-    )
+    return rx.cond(card.drawn, rx.el.span(T["hand.drawn"], class_name="drawn-mark"))  # type: ignore[no-any-return]
 
 
 def _sort_button(label_key: str, rank: bool, button_id: str) -> rx.Component:
