@@ -393,6 +393,7 @@ class Run:
         for t in self.tabs:
             by_table.setdefault(t.table, []).append(t)
         others, missed = [], 0
+        by_second: dict[int, list[float]] = {}  # second of the window -> its moves' latencies
         for t_send, table, tab, v, _ in st.moves:
             for other in by_table[table]:
                 if other.index == tab:
@@ -404,6 +405,7 @@ class Run:
                     missed += 1
                 else:
                     others.append((hit - t_send) * 1000)
+                    by_second.setdefault(int(t_send - st.t0), []).append(others[-1])
         span, reply, bot = st.t1 - st.t0, [m[4] * 1000 for m in st.moves], [w * 1000 for w in st.bot_waits]
         return {
             "n": self.n, "processes": self.cfg.processes, "tabs": len(self.tabs), "connect_s": connect_s,
@@ -416,7 +418,15 @@ class Run:
             "dropped": st.dropped,
             "notes": [f"missed updates {missed}" if missed else "", dict(st.refusals) or "", dict(st.kinds),
                       *st.errors[:5]],
+            "by_second": {k: (len(v), med(v), pct(v, 95)) for k, v in sorted(by_second.items())},
         }  # fmt: skip
+
+
+def timeline(by_second: dict[int, tuple[int, float, float]]) -> str:
+    """One line per ten seconds of the window: ``second:count/median/p95`` of the moves sent in
+    each second (ms from the move to each other tab), to tell steady queueing from stalls."""
+    cells = [f"{k}:{n}/{m:.0f}/{p:.0f}" for k, (n, m, p) in by_second.items()]
+    return "\n".join("    " + " ".join(cells[i : i + 10]) for i in range(0, len(cells), 10))
 
 
 SERVERS: list[Any] = []  # running servers (or clusters), stopped on any exit
@@ -438,6 +448,10 @@ def main() -> int:
     ap.add_argument(
         "--stale-states", type=int, default=0, help="empty state files of past tabs to start with"
     )
+    ap.add_argument(
+        "--timeline", action="store_true",
+        help="also print, for each second of the window, its moves -> other tab: count, median, p95",
+    )  # fmt: skip
     ap.add_argument("--py-spy", type=Path, metavar="DIR", help="py-spy record --gil of each window, into DIR")
     ap.add_argument(
         "--processes", type=int, nargs="+", metavar="P",
@@ -505,6 +519,8 @@ def main() -> int:
                     continue
                 results[c.label].append(f)
                 print(ROW.format(label=c.label, **f), f"connect {f['connect_s']:.1f}s", *f["notes"])
+                if args.timeline:
+                    print(timeline(f["by_second"]))
             last = [r[-1] for r in results.values() if r and r[-1]["n"] == n]
             if len(last) == 2 and not args.processes:  # both configurations ran this N
                 print(ratios(*last))

@@ -1,7 +1,7 @@
 """The Reflex app: the lobby at ``/``, a table at ``/mesa/<code>``, the rules at ``/regras``
 and ``/reglas`` (seed 000 lines 44-75).
 
-Three lifespan tasks:
+The lifespan tasks:
 - ``background``: the sweeper (pifecacheta/sweeper.py, backend) plays the bots after their
   delay, closes FIM DA RODADA when only bots still play, expires idle tables. With
   ``REFLEX_REDIS_URL`` (``live/cluster.py``) each backend plays the bots of the tables of the
@@ -12,6 +12,8 @@ Three lifespan tasks:
   sees bot moves and sweeps within a fraction of a second (event handlers publish their own
   changes).
 - ``gc_tuning_task`` (pifecacheta/gc_tuning.py): the garbage collector set for a server.
+- ``service_threads_task`` (pifecacheta/threads.py): how many threads run the pages' service
+  calls (two on SQLite).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from pifecacheta.state.snapshots import CACHE
 from pifecacheta.state.table import TableState
 from pifecacheta.state.viewer import ViewerState
 from pifecacheta.sweeper import bots_task, sweeper_task, sweeps_task
+from pifecacheta.threads import service_threads_task
 
 
 async def live_updates(app: rx.App) -> None:
@@ -149,3 +152,4 @@ app.register_lifespan_task(live_updates)
 app.register_lifespan_task(background)
 app.register_lifespan_task(warm_bot_pool)
 app.register_lifespan_task(gc_tuning_task)
+app.register_lifespan_task(service_threads_task)

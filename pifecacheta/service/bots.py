@@ -15,6 +15,14 @@ the table at that version; each decision is seeded by (match seed, table version
 it is the one the bot would have made inside the transaction. When only bots still play a
 round, FIM DA RODADA closes by itself (seed 000 line 68): the lowest bot seat still at the
 table presses PRÓXIMA RODADA.
+
+The scheduler runs due bot steps in several threads, so that one searching bot's wait for the
+child does not hold up the others; but the rest of a step (the quick decision and the write
+transaction) takes its turn on one gate per driver. Those threads would gain nothing from
+running that part side by side (it is Python under the GIL, and the writes take turns on
+SQLite's write lock anyway), and each extra runnable thread makes the writer that holds the
+write lock wait longer for the GIL after each of its statements, while every other writer
+waits for that lock (``pifecacheta.threads`` says more).
 """
 
 from __future__ import annotations
@@ -125,6 +133,8 @@ class BotDriver:
         self._searching: set[str] = set()
         # code -> its bot seats' names (seat -> name), kept beside _bot_seats
         self._bot_names: dict[str, dict[int, str]] = {}
+        # one bot step of this process decides and writes at a time (see the module docstring)
+        self._gate = threading.Lock()
 
     def pending_bot_delay(self, code: str) -> float | None:
         """Seconds until a bot should act at ``code`` (0 = now), or None when no bot has to act
@@ -204,56 +214,65 @@ class BotDriver:
         transaction, as a second logged action (its hand does not change again before its
         next turn). Raises TableNotFound.
         """
-        store = self._store
         try:
-            planned = self._plan(code, when_due) or self._quick_plan(code)
-            with store.tx() as s:
-                ld = store.load(s, code)
-                self._learn_seats(ld)
-                due = bot_due(ld)
-                if due is None or ld.match is None:
-                    return False
-                if when_due and store.now() < self._due_at(ld.table.last_move_at, due):
-                    return False
-                seat, m = due.seat, ld.match
-                view = player_view(m, seat) if ld.cached is None else ld.cached.view(seat)
-                bot = ld.by_index(seat)
-                assert bot is not None and bot.bot is not None
-                actor = f"bot:{bot.bot}"
-                rng = random.Random(f"{m.seed}:{ld.table.version}:{seat}")
-                action: Action | None
-                fresh = planned is not None and (planned.version, planned.seat) == (ld.table.version, seat)
-                if due.closes_round:
-                    action = NextRound()
-                elif bot.bot in offload.SEARCHING:
-                    if planned is None or not fresh:
-                        return False  # the table moved while the bot thought: decide again
-                    action = planned.action
-                elif fresh and planned is not None and planned.rng is not None:
-                    action, rng = planned.action, planned.rng  # decided before the lock
-                else:
-                    action = bot_action(bot.bot, view, rng)
-                    planned = None
-                if action is None:
-                    log.warning("bot %s at %s: no action", bot.bot, code)
-                    return False
-                action = with_key(s, ld.table.id, m, action, store.verifiable(), store.people(ld))
-                try:
-                    new = apply(m, seat, action)
-                except IllegalActionError as e:
-                    # the kind of action only: its card is a hidden card of the bot's hand
-                    log.warning("bot %s at %s: illegal %s (%s)", bot.bot, code, type(action).__name__, e.code)
-                    return False
-                version = store.commit_match(s, ld, new, seat, action, actor)
-                if isinstance(action, Discard):
-                    if fresh and planned is not None and planned.rng is not None:
-                        if planned.announce is not None:
-                            self._announce(s, ld, new, seat, bot.bot, planned.announce, version)
-                    else:
-                        self._maybe_announce(s, ld, new, seat, bot.bot, rng, version)
+            searched = self._plan(code, when_due)  # Luna thinks in the child, outside the gate
+            with self._gate:
+                moved = self._step(code, when_due, searched or self._quick_plan(code))
         except StaleVersion:
             return False
-        store.notify(code)
+        if moved:
+            self._store.notify(code)
+        return moved
+
+    def _step(self, code: str, when_due: bool, planned: Planned | None) -> bool:
+        """The write transaction of :meth:`bot_step` with the decision ``planned`` before it
+        (used when the table is still at its version): True if an action was committed.
+        Raises StaleVersion and TableNotFound."""
+        store = self._store
+        with store.tx() as s:
+            ld = store.load(s, code)
+            self._learn_seats(ld)
+            due = bot_due(ld)
+            if due is None or ld.match is None:
+                return False
+            if when_due and store.now() < self._due_at(ld.table.last_move_at, due):
+                return False
+            seat, m = due.seat, ld.match
+            view = player_view(m, seat) if ld.cached is None else ld.cached.view(seat)
+            bot = ld.by_index(seat)
+            assert bot is not None and bot.bot is not None
+            actor = f"bot:{bot.bot}"
+            rng = random.Random(f"{m.seed}:{ld.table.version}:{seat}")
+            action: Action | None
+            fresh = planned is not None and (planned.version, planned.seat) == (ld.table.version, seat)
+            if due.closes_round:
+                action = NextRound()
+            elif bot.bot in offload.SEARCHING:
+                if planned is None or not fresh:
+                    return False  # the table moved while the bot thought: decide again
+                action = planned.action
+            elif fresh and planned is not None and planned.rng is not None:
+                action, rng = planned.action, planned.rng  # decided before the lock
+            else:
+                action = bot_action(bot.bot, view, rng)
+                planned = None
+            if action is None:
+                log.warning("bot %s at %s: no action", bot.bot, code)
+                return False
+            action = with_key(s, ld.table.id, m, action, store.verifiable(), store.people(ld))
+            try:
+                new = apply(m, seat, action)
+            except IllegalActionError as e:
+                # the kind of action only: its card is a hidden card of the bot's hand
+                log.warning("bot %s at %s: illegal %s (%s)", bot.bot, code, type(action).__name__, e.code)
+                return False
+            version = store.commit_match(s, ld, new, seat, action, actor)
+            if isinstance(action, Discard):
+                if fresh and planned is not None and planned.rng is not None:
+                    if planned.announce is not None:
+                        self._announce(s, ld, new, seat, bot.bot, planned.announce, version)
+                else:
+                    self._maybe_announce(s, ld, new, seat, bot.bot, rng, version)
         return True
 
     def _quick_plan(self, code: str) -> Planned | None:

@@ -1,6 +1,8 @@
 """Bots that do not search decide before the write transaction (``BotDriver._quick_plan``):
 the process's write lock is free while they think, a decision made on a table that moved is
-made again inside the transaction, and the moves are exactly those decided inside it."""
+made again inside the transaction, and the moves are exactly those decided inside it. One bot
+step of a process decides and writes at a time; a searching bot's wait for the child is not
+part of that turn."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from pifecacheta.rules import CACHETA_7, Phase
+from pifecacheta.bots import offload
+from pifecacheta.rules import CACHETA_7, PIFE, Phase
 from pifecacheta.service import TableService
 from pifecacheta.service import bots as driver
 
@@ -108,3 +111,68 @@ def test_the_moves_are_those_decided_inside_the_transaction(
     assert len(logs[0]) > 30
     assert logs[0] == logs[1]
     assert any(who.startswith("bot:") and a["type"] == "announce_one_away" for who, a in logs[1])
+
+
+def test_one_bot_step_decides_and_writes_at_a_time(
+    svc: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While Tito decides at one table, a bot step at another table waits at the driver's gate
+    (one runnable bot thread; the write lock's holder is not kept from the GIL by the others)
+    and goes on once he is done."""
+    first, _ = _tito_table(svc)
+    second, _ = _tito_table(svc)
+    assert svc.bot_step(first) and svc.bot_step(second)  # both draw; their seats are learned
+    real = driver.bot_action
+    entered = {first: threading.Event(), second: threading.Event()}
+    other: list[threading.Thread] = []
+    overlapped: list[bool] = []
+
+    def thinking(name: str, view: Any, rng: random.Random) -> Any:
+        code = first if not entered[first].is_set() else second
+        entered[code].set()
+        if code == first:  # the other table's step starts now; it must not reach its decision
+            t = threading.Thread(target=svc.bot_step, args=(second,))
+            t.start()
+            other.append(t)
+            overlapped.append(entered[second].wait(timeout=1.0))
+        return real(name, view, rng)
+
+    monkeypatch.setattr(driver, "bot_action", thinking)
+    before = len(svc.action_log(second))
+    assert svc.bot_step(first)  # Tito discards at the first table
+    other[0].join(timeout=10)
+    assert overlapped == [False]  # the second step waited while the first decided
+    assert not other[0].is_alive() and entered[second].is_set()  # then it played
+    assert len(svc.action_log(second)) > before
+
+
+def test_a_searching_bot_does_not_hold_the_gate(
+    svc: TableService, people: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Luna's search runs in the child before the gate: while she waits for it at one table,
+    Tito's step at another table is played."""
+    luna = svc.create_table(people[1], PIFE)
+    svc.add_bots(luna, people[1], ["Luna"])
+    svc.start(luna, people[1])  # Luna plays first
+    tito, _ = _tito_table(svc)
+    searching, release = threading.Event(), threading.Event()
+    real = offload.decide
+
+    def slow(name: str, view: Any, rng: random.Random) -> Any:
+        searching.set()
+        release.wait(timeout=10)
+        return real(name, view, rng)
+
+    monkeypatch.setattr(offload, "decide", slow)
+    results: list[bool] = []
+    t = threading.Thread(target=lambda: results.append(svc.bot_step(luna)))
+    t.start()
+    try:
+        assert searching.wait(timeout=10)
+        assert svc.bot_step(tito)  # played while Luna still thinks
+        assert t.is_alive() and not results
+    finally:
+        release.set()
+        t.join(timeout=10)
+    assert results == [True]
+    assert svc.action_log(luna)[-1]["actor"] == "bot:Luna"
