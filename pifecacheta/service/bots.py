@@ -17,12 +17,14 @@ round, FIM DA RODADA closes by itself (seed 000 line 68): the lowest bot seat st
 table presses PRÓXIMA RODADA.
 
 The scheduler runs due bot steps in several threads, so that one searching bot's wait for the
-child does not hold up the others; but the rest of a step (the quick decision and the write
-transaction) takes its turn on one gate per driver. Those threads would gain nothing from
-running that part side by side (it is Python under the GIL, and the writes take turns on
+child does not hold up the others; but on SQLite the rest of a step (the quick decision and
+the write transaction) takes its turn on one gate per driver. Those threads would gain nothing
+from running that part side by side (it is Python under the GIL, and the writes take turns on
 SQLite's write lock anyway), and each extra runnable thread makes the writer that holds the
 write lock wait longer for the GIL after each of its statements, while every other writer
-waits for that lock (``pifecacheta.threads`` says more).
+waits for that lock (``pifecacheta.threads`` says more). On PostgreSQL each statement is a
+round trip to the server and writers of different tables do not wait for each other, so the
+steps still run side by side there.
 """
 
 from __future__ import annotations
@@ -31,8 +33,9 @@ import logging
 import random
 import threading
 from collections import OrderedDict
+from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime, timedelta
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from sqlmodel import Session, col, select
 
@@ -133,8 +136,11 @@ class BotDriver:
         self._searching: set[str] = set()
         # code -> its bot seats' names (seat -> name), kept beside _bot_seats
         self._bot_names: dict[str, dict[int, str]] = {}
-        # one bot step of this process decides and writes at a time (see the module docstring)
-        self._gate = threading.Lock()
+        # on SQLite, one bot step of this process decides and writes at a time (see the module
+        # docstring); on PostgreSQL the steps' round trips overlap as before
+        self._gate: AbstractContextManager[Any] = (
+            threading.Lock() if store.engine.dialect.name == "sqlite" else nullcontext()
+        )
 
     def pending_bot_delay(self, code: str) -> float | None:
         """Seconds until a bot should act at ``code`` (0 = now), or None when no bot has to act
