@@ -141,6 +141,8 @@ class BotDriver:
         self._gate: AbstractContextManager[Any] = (
             threading.Lock() if store.engine.dialect.name == "sqlite" else nullcontext()
         )
+        # on SQLite (one process) a step may start from the row this process's commit kept
+        self._knows = store.engine.dialect.name == "sqlite"
 
     def pending_bot_delay(self, code: str) -> float | None:
         """Seconds until a bot should act at ``code`` (0 = now), or None when no bot has to act
@@ -233,52 +235,68 @@ class BotDriver:
     def _step(self, code: str, when_due: bool, planned: Planned | None) -> bool:
         """The write transaction of :meth:`bot_step` with the decision ``planned`` before it
         (used when the table is still at its version): True if an action was committed.
-        Raises StaleVersion and TableNotFound."""
+
+        On SQLite a step planned on this process's own latest commit of the table starts from
+        the row and seats that commit kept (``Store.known``, no read); its guarded save proves
+        the row unchanged. Should that step not move (the row moved on, or nothing to play at
+        that version), it runs again on the table read. Raises StaleVersion and TableNotFound."""
         store = self._store
         with store.tx() as s:
-            ld = store.load(s, code)
-            self._learn_seats(ld)
-            due = bot_due(ld)
-            if due is None or ld.match is None:
-                return False
-            if when_due and store.now() < self._due_at(ld.table.last_move_at, due):
-                return False
-            seat, m = due.seat, ld.match
-            view = player_view(m, seat) if ld.cached is None else ld.cached.view(seat)
-            bot = ld.by_index(seat)
-            assert bot is not None and bot.bot is not None
-            actor = f"bot:{bot.bot}"
-            rng = random.Random(f"{m.seed}:{ld.table.version}:{seat}")
-            action: Action | None
-            fresh = planned is not None and (planned.version, planned.seat) == (ld.table.version, seat)
-            if due.closes_round:
-                action = NextRound()
-            elif bot.bot in offload.SEARCHING:
-                if planned is None or not fresh:
-                    return False  # the table moved while the bot thought: decide again
-                action = planned.action
-            elif fresh and planned is not None and planned.rng is not None:
-                action, rng = planned.action, planned.rng  # decided before the lock
+            known = store.known(code, planned.version) if planned is not None and self._knows else None
+            if known is not None:
+                try:
+                    if self._write(s, known, code, when_due, planned):
+                        return True
+                except StaleVersion:
+                    pass  # nothing written: the guarded save is the step's first write
+            return self._write(s, store.load(s, code), code, when_due, planned)
+
+    def _write(self, s: Session, ld: Loaded, code: str, when_due: bool, planned: Planned | None) -> bool:
+        """One bot step in the write transaction ``s`` on the table ``ld``: True if an action
+        was saved. Raises StaleVersion."""
+        store = self._store
+        self._learn_seats(ld)
+        due = bot_due(ld)
+        if due is None or ld.match is None:
+            return False
+        if when_due and store.now() < self._due_at(ld.table.last_move_at, due):
+            return False
+        seat, m = due.seat, ld.match
+        view = player_view(m, seat) if ld.cached is None else ld.cached.view(seat)
+        bot = ld.by_index(seat)
+        assert bot is not None and bot.bot is not None
+        actor = f"bot:{bot.bot}"
+        rng = random.Random(f"{m.seed}:{ld.table.version}:{seat}")
+        action: Action | None
+        fresh = planned is not None and (planned.version, planned.seat) == (ld.table.version, seat)
+        if due.closes_round:
+            action = NextRound()
+        elif bot.bot in offload.SEARCHING:
+            if planned is None or not fresh:
+                return False  # the table moved while the bot thought: decide again
+            action = planned.action
+        elif fresh and planned is not None and planned.rng is not None:
+            action, rng = planned.action, planned.rng  # decided before the lock
+        else:
+            action = bot_action(bot.bot, view, rng)
+            planned = None
+        if action is None:
+            log.warning("bot %s at %s: no action", bot.bot, code)
+            return False
+        action = with_key(s, ld.table.id, m, action, store.verifiable(), store.people(ld))
+        try:
+            new = apply(m, seat, action)
+        except IllegalActionError as e:
+            # the kind of action only: its card is a hidden card of the bot's hand
+            log.warning("bot %s at %s: illegal %s (%s)", bot.bot, code, type(action).__name__, e.code)
+            return False
+        version = store.commit_match(s, ld, new, seat, action, actor)
+        if isinstance(action, Discard):
+            if fresh and planned is not None and planned.rng is not None:
+                if planned.announce is not None:
+                    self._announce(s, ld, new, seat, bot.bot, planned.announce, version)
             else:
-                action = bot_action(bot.bot, view, rng)
-                planned = None
-            if action is None:
-                log.warning("bot %s at %s: no action", bot.bot, code)
-                return False
-            action = with_key(s, ld.table.id, m, action, store.verifiable(), store.people(ld))
-            try:
-                new = apply(m, seat, action)
-            except IllegalActionError as e:
-                # the kind of action only: its card is a hidden card of the bot's hand
-                log.warning("bot %s at %s: illegal %s (%s)", bot.bot, code, type(action).__name__, e.code)
-                return False
-            version = store.commit_match(s, ld, new, seat, action, actor)
-            if isinstance(action, Discard):
-                if fresh and planned is not None and planned.rng is not None:
-                    if planned.announce is not None:
-                        self._announce(s, ld, new, seat, bot.bot, planned.announce, version)
-                else:
-                    self._maybe_announce(s, ld, new, seat, bot.bot, rng, version)
+                self._maybe_announce(s, ld, new, seat, bot.bot, rng, version)
         return True
 
     def _quick_plan(self, code: str) -> Planned | None:

@@ -13,15 +13,15 @@ from collections.abc import Sequence
 from datetime import datetime
 
 import sqlalchemy as sa
-from sqlmodel import col
+from sqlmodel import Session, col
 
 from ..models import ChatMessage, Player, TableOptions, TableStatus
-from ..rules import Action, apply
-from .errors import NotSeated, NotStarted, StaleVersion
+from ..rules import Action, IllegalActionError, apply
+from .errors import NotSeated, NotStarted, Refusal, StaleVersion
 from .fair_deal import deal_info, with_key
 from .identity import hash_secret, verified_id
 from .match_life import absence_claimable, refuse_early_absence_claim, rematch_offered
-from .rows import read_votes, refuse_expired, rules_from_json
+from .rows import Loaded, read_votes, refuse_expired, rules_from_json
 from .store import Store
 from .table_reads import TableRead, TableReads, derive
 from .values import ChatLine, Identity, SeatInfo, TableSnapshot
@@ -59,26 +59,61 @@ class Play:
         expired in the lobby), NotSeated (spectators and seats that left), StaleVersion,
         NotAbsentYet (ClaimAbsence before 48 h without a move by the seat to play, seed 000
         line 72), BadIdentity, TableNotFound, or the engine's IllegalActionError. Nothing is
-        written when it raises.
+        written when it raises. On SQLite a move after this process's own commit of the table,
+        by a player whose secret it checked, reads nothing first (:meth:`_act_known`).
         """
         store = self._store
         with store.tx() as s:
-            player_id = verified_id(s, who)
-            ld = store.load(s, code)
-            if ld.match is None:
-                refuse_expired(ld.table)
-                raise NotStarted("the match has not started")
-            mine = ld.seat_of(player_id)
-            if mine is None or mine.left:
-                raise NotSeated("only the table's players can play")
-            if ld.table.version != expected_version:
-                raise StaleVersion("the table changed: reload and try again")
-            action = with_key(s, ld.table.id, ld.match, action, store.verifiable(), store.people(ld))
-            new = apply(ld.match, mine.seat, action)
-            refuse_early_absence_claim(ld, action, store.now())
-            version = store.commit_match(s, ld, new, mine.seat, action, f"player:{player_id}")
+            version = self._act_known(s, code, who, action, expected_version) if self._derive else None
+            if version is None:
+                replaced = store.secrets_replaced  # taken before the check (KnownSecrets)
+                player_id = verified_id(s, who)
+                if self._derive and who is not None and who.secret:
+                    store.secrets.keep(player_id, hash_secret(who.secret), replaced)
+                version = self._apply(s, store.load(s, code), player_id, action, expected_version)
         store.notify(code)
         return version
+
+    def _act_known(
+        self, s: Session, code: str, who: Identity | None, action: Action, expected_version: int
+    ) -> int | None:
+        """:meth:`act` in the write transaction ``s`` from what this process already knows: the
+        table as its own latest commit left it (``Store.known``) and the player's secret it
+        checked before (``Store.secrets``), so no statement reads them; the guarded save proves
+        the row unchanged. None when either is not known, or the move is refused or stale
+        (nothing written: the caller then reads them and gets the same answer, or the real
+        refusal)."""
+        store = self._store
+        if who is None or not (who.player_id and who.secret):
+            return None
+        ld = store.known(code, expected_version)
+        if ld is None:
+            return None
+        player_id = store.secrets.player(who.player_id, hash_secret(who.secret), store.secrets_replaced)
+        if player_id is None:
+            return None
+        try:
+            return self._apply(s, ld, player_id, action, expected_version)
+        except (Refusal, IllegalActionError):
+            return None
+
+    def _apply(self, s: Session, ld: Loaded, player_id: str, action: Action, expected_version: int) -> int:
+        """The checks and the save of :meth:`act` for ``player_id`` on the loaded table ``ld``."""
+        store = self._store
+        if ld.match is None:
+            refuse_expired(ld.table)
+            raise NotStarted("the match has not started")
+        mine = ld.seat_of(player_id)
+        if mine is None or mine.left:
+            raise NotSeated("only the table's players can play")
+        if ld.table.version != expected_version:
+            raise StaleVersion("the table changed: reload and try again")
+        action = with_key(s, ld.table.id, ld.match, action, store.verifiable(), store.people(ld))
+        new = apply(ld.match, mine.seat, action)
+        refuse_early_absence_claim(ld, action, store.now())
+        return store.commit_match(
+            s, ld, new, mine.seat, action, f"player:{player_id}", expected_version=expected_version
+        )
 
     def snapshots(self, code: str, whos: Sequence[Identity | None]) -> list[TableSnapshot]:
         """One :class:`TableSnapshot` for each of ``whos``, in order, from ONE read of the table.

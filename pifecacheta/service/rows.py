@@ -94,7 +94,7 @@ def refuse_expired(t: TableRow) -> None:
         raise TableExpired("the table expired before its match started")
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class TableRow:
     """One ``game_table`` row as read by :meth:`Store.load` (the columns of
     :class:`~pifecacheta.models.GameTable`, same names and types); a plain value, not tied to
@@ -115,7 +115,7 @@ class TableRow:
     rematch_json: str
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class SeatRow:
     """One ``seat`` row as read by :meth:`Store.load` (the columns of
     :class:`~pifecacheta.models.Seat`); a plain value like :class:`TableRow`."""

@@ -12,6 +12,13 @@ The parsed match of each table in use is kept in :attr:`Store.matches` (a
 differs from the kept one, and a save that carries its ``Match`` puts it there once the
 transaction committed. The rows a load returns, the statements and the text of the JSON
 columns are in :mod:`.rows`.
+
+A move's save also keeps the whole row and the seats it left (:attr:`Store.commits`), so the
+next writer of that table in this process may start from them instead of reading them
+(:meth:`Store.known`): its guarded ``UPDATE ... WHERE version = v`` is what proves that the
+row is still the one of version ``v``. Every write of ``game_table`` and every write of
+``seat`` goes through :meth:`Store.save`, which moves the version on, so a row and seats
+kept for version ``v`` are the database's for as long as the row is at ``v``.
 """
 
 from __future__ import annotations
@@ -20,8 +27,9 @@ import json
 import logging
 import secrets
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -32,7 +40,7 @@ from ..models import ActionLog, GameTable, Seat, TableStatus
 from ..rules import Action, LeaveTable, Match, NextRound, Phase, new_match
 from ..settings import fixed_seed_from_env
 from . import fair_deal
-from .cache import DEFAULT_TABLES, ChangeNotices, Committed, LastCommits, MatchCache
+from .cache import DEFAULT_TABLES, ChangeNotices, Committed, KnownSecrets, LastCommits, MatchCache
 from .errors import StaleVersion, TableNotFound
 from .rows import (
     INSERT_LOG,
@@ -54,6 +62,7 @@ PLAY_PHASES = (Phase.DRAW, Phase.DISCARD)
 _WRITING = "pifecacheta.writing"  # Session.info key: the session is a write transaction (tx)
 _SAVED = "pifecacheta.saved_matches"  # Session.info key: matches to cache once committed
 _COMMITTED = "pifecacheta.commits"  # Session.info key: (code, Committed) to keep once committed
+_ROWS = "pifecacheta.rows"  # Session.info key: code -> the row after this transaction's last save
 _WRITE_LOCKS: dict[str, threading.RLock] = {}  # database URL -> this process's writers' turn
 _WRITE_LOCKS_LOCK = threading.Lock()
 
@@ -103,6 +112,8 @@ class Store:
         secrets_replaced: how many secrets this process replaced (Meu acesso,
             :meth:`secret_replaced`); a reader that kept players' secret digests checks that
             it has not moved.
+        secrets: the secret digests this process checked (:class:`~.cache.KnownSecrets`);
+            trusted on one process only (SQLite).
     """
 
     def __init__(
@@ -124,6 +135,7 @@ class Store:
         self.commits = LastCommits(cache_tables)
         self.notices = ChangeNotices(cache_tables * 4)
         self.secrets_replaced = 0
+        self.secrets = KnownSecrets(cache_tables * 4)
 
     # --- time and seeds ------------------------------------------------------------------
 
@@ -219,6 +231,20 @@ class Store:
         cached = self.matches.get(code, t.version, t.match_json)
         return Loaded(t, rows, cached.match, cached)
 
+    def known(self, code: str, version: int) -> Loaded | None:
+        """The table ``code`` at ``version`` as this process's own latest commit left it (row,
+        seats and parsed match, no statement), or None when that commit is not of ``version``
+        or did not keep them. For a writer that then saves with ``expected_version=version``:
+        the guarded save raises StaleVersion when the row moved on since (another process, a
+        write not made through this store), and nothing else may be trusted before it."""
+        c = self.commits.get(code)
+        if c is None or c.version != version or c.row is None or c.seats is None or c.match is None:
+            return None
+        cached = self.matches.latest(code)
+        if cached is None or cached.version != version or cached.match is not c.match:
+            return None
+        return Loaded(c.row, list(c.seats), c.match, cached)
+
     def add_log(
         self,
         s: Session,
@@ -258,12 +284,15 @@ class Store:
         seat: int | None,
         actor: str,
         match: Match | None = None,
+        seats: Sequence[SeatRow] | None = None,
         **values: Any,
     ) -> int:
         """Guarded write of the ``GameTable`` columns ``values``: ``UPDATE ... SET version =
         expected_version + 1 WHERE version = expected_version`` plus one action-log row
         (:meth:`add_log`). ``match``: the match whose dump is ``values["match_json"]``, kept in
-        :attr:`matches` once the transaction commits. Returns the new table version; raises
+        :attr:`matches` once the transaction commits. ``seats``: the table's seats once this
+        transaction commits (every seat, as :meth:`load` returns them), when the caller knows
+        them: kept with the row for :meth:`known`. Returns the new table version; raises
         StaleVersion (``stale_version``) if another writer won."""
         res = s.connection().execute(
             guarded_update(frozenset(values)),
@@ -275,12 +304,38 @@ class Store:
         self.add_log(s, t, expected_version + 1, entry, seat=seat, actor=actor, at=at)
         if match is not None:
             s.info.setdefault(_SAVED, []).append((t.code, expected_version + 1, values["match_json"], match))
-        status, last = values.get("status", t.status), values.get("last_move_at", t.last_move_at)
-        turn = values.get("turn_started_at", t.turn_started_at)
-        s.info.setdefault(_COMMITTED, []).append(
-            (t.code, Committed(expected_version + 1, status, last, match, seat, dict(entry), at, turn))
+        row = self._row_after(s, t, expected_version, values)
+        now_seats = None if seats is None or row is None else tuple(seats)
+        now_row = row or replace(t, **values)  # the columns this save did not write: as loaded
+        commit = Committed(
+            expected_version + 1,
+            now_row.status,
+            now_row.last_move_at,
+            match,
+            seat,
+            dict(entry),
+            at,
+            now_row.turn_started_at,
+            row,
+            now_seats,
         )
+        s.info.setdefault(_COMMITTED, []).append((t.code, commit))
         return expected_version + 1
+
+    @staticmethod
+    def _row_after(s: Session, t: TableRow, expected_version: int, values: dict[str, Any]) -> TableRow | None:
+        """The whole ``game_table`` row once ``values`` are saved over version ``expected_version``:
+        from this transaction's last save of the table, else from ``t`` when it is of that
+        version; None when neither is (then not every column is known)."""
+        rows: dict[str, TableRow] = s.info.setdefault(_ROWS, {})
+        before = rows.get(t.code)
+        if before is None or before.version != expected_version:
+            before = t if t.version == expected_version else None
+        if before is None:
+            rows.pop(t.code, None)
+            return None
+        row = rows[t.code] = replace(before, version=expected_version + 1, **values)
+        return row
 
     def deal_new_match(
         self, s: Session, ld: Loaded, entry: dict[str, Any], *, seat: int | None, actor: str
@@ -350,7 +405,15 @@ class Store:
         if new.round.phase is Phase.MATCH_OVER and old.round.phase is not Phase.MATCH_OVER:
             values["status"] = TableStatus.FINISHED
             values["rematch_json"] = votes_json()
-        if isinstance(action, LeaveTable) and seat is not None:
+        leaves = isinstance(action, LeaveTable) and seat is not None
+        seats = [replace(x, left=True) if leaves and x.seat == seat else x for x in ld.seats] or None
+        expected = t.version if expected_version is None else expected_version
+        # the guarded save first: a writer that started from a kept row (known) writes nothing
+        # before it learns the row moved on
+        version = self.save(
+            s, t, expected, action.to_dict(), seat=seat, actor=actor, match=new, seats=seats, **values
+        )
+        if leaves:
             assert t.id is not None
             s.execute(
                 sa.update(Seat).where(col(Seat.table_id) == t.id, col(Seat.seat) == seat).values(left=True)
@@ -359,8 +422,7 @@ class Store:
             fair_deal.consume(s, t.id)  # its key is the new round's: the commitment is spent
         if fair_deal.deal_follows(old, new) and self.verifiable():
             fair_deal.open_pending(s, t.id, now, new.round_number + 1)
-        expected = t.version if expected_version is None else expected_version
-        return self.save(s, t, expected, action.to_dict(), seat=seat, actor=actor, match=new, **values)
+        return version
 
     def action_log(self, code: str) -> list[dict[str, Any]]:
         """The table's action log in order: dicts with version, seat, actor, action, at."""

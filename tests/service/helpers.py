@@ -35,12 +35,17 @@ def log_count(engine: sa.Engine, code: str) -> int:
         return len(s.exec(select(ActionLog).where(ActionLog.table_id == t.id)).all())
 
 
-def patch_match(engine: sa.Engine, code: str, fn: Callable[[Match], Match]) -> None:
-    """Rewrite the stored match (to set up a position quickly); keeps the table version."""
+def patch_match(
+    engine: sa.Engine, code: str, fn: Callable[[Match], Match], *, keep_version: bool = False
+) -> None:
+    """Rewrite the stored match (to set up a position quickly) and move the table version on,
+    as every write of the table does (a service keeps rows by version: ``Store.known``);
+    ``keep_version``: leave the version as it is (a rewrite by hand the caches must notice)."""
     m = fn(hidden_match(engine, code))
     with Session(engine) as s, s.begin():
         t = s.exec(select(GameTable).where(GameTable.code == code)).one()
         t.match_json = json.dumps(m.to_dict())
+        t.version += 0 if keep_version else 1
         s.add(t)
 
 

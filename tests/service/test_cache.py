@@ -37,7 +37,9 @@ def test_reads_after_a_move_parse_nothing(svc: TableService, db_engine, people) 
 def test_a_rewrite_of_the_row_misses_the_cache(svc: TableService, db_engine, people) -> None:
     code = _pife(svc, people)
     svc.snapshot(code, None)
-    patch_match(db_engine, code, lambda m: replace(m, lives=(9, 9)))  # same version, new text
+    patch_match(
+        db_engine, code, lambda m: replace(m, lives=(9, 9)), keep_version=True
+    )  # same version, new text
     assert svc.snapshot(code, None).view.lives == (9, 9)
 
 

@@ -202,7 +202,8 @@ def test_sweep_of_a_lobby_table_refused_by_a_racing_write_changes_nothing(
 
     def racing_load(s, c):
         ld = real_load(s, c)
-        ld.table.version -= 1  # the sweep saw an older version than the one in the database
+        # the sweep saw an older version than the one in the database
+        ld.table = replace(ld.table, version=ld.table.version - 1)
         return ld
 
     monkeypatch.setattr(svc.store, "load", racing_load)
