@@ -329,13 +329,22 @@ class BotDriver:
     def _plan(self, code: str, when_due: bool) -> Planned | None:
         """For a searching bot due at ``code``: its decision at (table version, seat), made on
         a read outside the write transaction (:mod:`pifecacheta.bots.offload`); None when no
-        searching bot has to play a turn there now."""
+        searching bot has to play a turn there now.
+
+        On SQLite the table is the one this process's latest commit of it left
+        (``Store.known``), when kept, instead of a read: the write transaction uses the
+        decision only if the table is still at that version. A transaction that finds it moved
+        on loads the later version, which ends what ``known`` gives, so the next decision is
+        made on a read."""
         store = self._store
         with self._bot_seats_lock:
             if code in self._bot_seats and code not in self._searching:
                 return None  # seats are fixed once the match started: no Luna here
-        with store.read() as s:
-            ld = store.load(s, code)
+        commit = store.commits.get(code) if self._knows else None
+        ld = None if commit is None else store.known(code, commit.version)
+        if ld is None:
+            with store.read() as s:
+                ld = store.load(s, code)
         self._learn_seats(ld)
         due = bot_due(ld)
         if due is None or due.closes_round or ld.match is None:

@@ -236,7 +236,9 @@ class Store:
         seats and parsed match, no statement), or None when that commit is not of ``version``
         or did not keep them. For a writer that then saves with ``expected_version=version``:
         the guarded save raises StaleVersion when the row moved on since (another process, a
-        write not made through this store), and nothing else may be trusted before it."""
+        write not made through this store), and nothing else may be trusted before it. A load
+        of a later version keeps that version's match (:attr:`matches`), which ends what this
+        gives for the older one: after a stale start, the next writer reads."""
         c = self.commits.get(code)
         if c is None or c.version != version or c.row is None or c.seats is None or c.match is None:
             return None

@@ -224,3 +224,46 @@ def test_a_bot_step_after_this_process_commit_reads_no_row(svc: TableService, pe
         assert svc.bot_step(code)  # Tito discards, planned on the commit of his draw
     assert not any("FROM game_table" in x or "FROM seat" in x for x in _reads(seen))
     assert svc.action_log(code)[-1]["actor"] == "bot:Tito"
+
+
+def _luna_after_a_person(svc: TableService, people: list[Any], monkeypatch: pytest.MonkeyPatch) -> str:
+    """A Pife table of Ana and Luna, Luna to play after Ana's commit (decisions in the thread)."""
+    monkeypatch.setenv("PIFECACHETA_BOT_PROCESSES", "0")
+    ana = people[0]
+    code = svc.create_table(ana, PIFE)
+    svc.add_bots(code, ana, ["Luna"])
+    svc.start(code, ana)
+    rng = random.Random(4)
+    while _turn(svc, code) != 1 or svc.store.known(code, svc.snapshot(code, ana).version) is None:
+        if _turn(svc, code) == 1:
+            assert svc.bot_step(code)
+        else:
+            assert play_human_move(svc, svc.store.engine, code, ana, 0, rng, go_out=False)
+    return code
+
+
+def test_luna_decides_on_the_kept_table_without_a_read(
+    svc: TableService, people: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _sqlite_only(svc)
+    code = _luna_after_a_person(svc, people, monkeypatch)
+    with _statements(svc.store.engine) as seen:
+        assert svc.bot_step(code)
+    assert _reads(seen) == []
+    assert svc.action_log(code)[-1]["actor"] == "bot:Luna"
+
+
+def test_luna_decides_on_a_read_after_the_kept_table_proved_stale(
+    svc: TableService, people: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another writer moves the version on (a bare UPDATE): Luna's decision on the kept table
+    is not played, and the next one is made on a read, so she plays."""
+    _sqlite_only(svc)
+    code = _luna_after_a_person(svc, people, monkeypatch)
+    with svc.store.engine.begin() as c:
+        c.execute(sa.text("UPDATE game_table SET version = version + 1 WHERE code = :c"), {"c": code})
+    before = log_count(svc.store.engine, code)
+    assert not svc.bot_step(code)
+    assert log_count(svc.store.engine, code) == before
+    assert svc.bot_step(code)
+    assert svc.action_log(code)[-1]["actor"] == "bot:Luna"
