@@ -60,14 +60,20 @@ def _turn(svc: TableService, code: str) -> int:
     return hidden_match(svc.store.engine, code).round.turn
 
 
-def test_a_move_after_this_process_commit_reads_nothing(svc: TableService, people: list[Any]) -> None:
-    _sqlite_only(svc)
+def _both_played(svc: TableService, people: list[Any]) -> tuple[str, int]:
+    """A Pife table of Ana and Bia after each drew and discarded once (their secrets checked
+    through a read); returns its code and the seat to play, in its draw."""
     code = _pife_for_two(svc, people)
     rng = random.Random(3)
-    for _ in range(4):  # each player moves once through a read: their secrets are checked
+    for _ in range(4):
         seat = _turn(svc, code)
         assert play_human_move(svc, svc.store.engine, code, people[seat], seat, rng, go_out=False)
-    seat = _turn(svc, code)
+    return code, _turn(svc, code)
+
+
+def test_a_move_after_this_process_commit_reads_nothing(svc: TableService, people: list[Any]) -> None:
+    _sqlite_only(svc)
+    code, seat = _both_played(svc, people)
     version = svc.snapshot(code, people[seat]).version
     before = log_count(svc.store.engine, code)
     with _statements(svc.store.engine) as seen:
@@ -178,12 +184,7 @@ def test_a_refusal_on_the_kept_row_is_the_one_a_read_gives(svc: TableService, pe
 
 def test_a_replaced_secret_is_not_trusted_from_memory(svc: TableService, people: list[Any]) -> None:
     _sqlite_only(svc)
-    code = _pife_for_two(svc, people)
-    rng = random.Random(5)
-    for _ in range(4):
-        seat = _turn(svc, code)
-        assert play_human_move(svc, svc.store.engine, code, people[seat], seat, rng, go_out=False)
-    seat = _turn(svc, code)
+    code, seat = _both_played(svc, people)
     old = people[seat]
     new = svc.replace_secret(old)
     version = svc.snapshot(code, new).version
@@ -197,12 +198,7 @@ def test_on_postgresql_every_move_reads_the_row_and_the_secret(svc: TableService
     kept by this one is trusted."""
     if svc.store.engine.dialect.name == "sqlite":
         pytest.skip("PostgreSQL only")
-    code = _pife_for_two(svc, people)
-    rng = random.Random(3)
-    for _ in range(4):
-        seat = _turn(svc, code)
-        assert play_human_move(svc, svc.store.engine, code, people[seat], seat, rng, go_out=False)
-    seat = _turn(svc, code)
+    code, seat = _both_played(svc, people)
     version = svc.snapshot(code, people[seat]).version
     with _statements(svc.store.engine) as seen:
         svc.act(code, people[seat], Draw(), expected_version=version)
