@@ -46,7 +46,8 @@ class Play:
 
     def __init__(self, store: Store, *, derive_reads: bool | None = None) -> None:
         """``derive_reads``: derive snapshot reads from this process's own commits
-        (:mod:`.table_reads`); default on when the database is SQLite (one process)."""
+        (:mod:`.table_reads`) and start a move from the row and secret they kept
+        (:meth:`_act_known`); default on when the database is SQLite (one process)."""
         self._store = store
         self._derive = store.engine.dialect.name == "sqlite" if derive_reads is None else derive_reads
         self._reads = TableReads(store.matches.size)
