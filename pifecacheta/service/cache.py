@@ -18,7 +18,6 @@ per committed version, however many tabs and bots read it.
 
 from __future__ import annotations
 
-import hmac
 import json
 import threading
 from collections import OrderedDict
@@ -234,44 +233,3 @@ class ChangeNotices:
         """
         with self._lock:
             return self._entries.get(code, (0, 0))
-
-
-class KnownSecrets:
-    """The secret digests of players whose secret this process checked, each with the store's
-    count of replaced secrets taken before that check (``Store.secrets_replaced``): a digest
-    is trusted only while that count has not moved. For one process only (SQLite): a secret
-    replaced in another process does not move this count. A bounded LRU, thread-safe.
-
-    Args:
-        size: the most players kept (>= 1).
-
-    >>> k = KnownSecrets(2)
-    >>> k.keep("p1", "d1", 0)
-    >>> k.player("p1", "d1", 0), k.player("p1", "d2", 0), k.player("p1", "d1", 1)
-    ('p1', None, None)
-    """
-
-    def __init__(self, size: int = DEFAULT_TABLES * 4) -> None:
-        if size < 1:
-            raise ValueError("at least one player must be kept")
-        self.size = size
-        self._entries: OrderedDict[str, tuple[str, int]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def keep(self, player_id: str, digest: str, replaced: int) -> None:
-        """Keep ``digest`` (``identity.hash_secret`` of a secret just checked) for ``player_id``,
-        with ``replaced``: the store's count of replaced secrets taken before the check."""
-        with self._lock:
-            self._entries[player_id] = (digest, replaced)
-            self._entries.move_to_end(player_id)
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
-
-    def player(self, player_id: str, digest: str, replaced: int) -> str | None:
-        """``player_id`` when ``digest`` is the one kept for it and no secret was replaced since
-        (``replaced`` is the store's count now), else None (then check in the database)."""
-        with self._lock:
-            e = self._entries.get(player_id)
-        if e is None or e[1] != replaced or not hmac.compare_digest(e[0], digest):
-            return None
-        return player_id

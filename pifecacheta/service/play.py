@@ -46,8 +46,8 @@ class Play:
 
     def __init__(self, store: Store, *, derive_reads: bool | None = None) -> None:
         """``derive_reads``: derive snapshot reads from this process's own commits
-        (:mod:`.table_reads`) and start a move from the row and secret they kept
-        (:meth:`_act_known`); default on when the database is SQLite (one process)."""
+        (:mod:`.table_reads`) and start a move from the row they kept (:meth:`_act_known`);
+        default on when the database is SQLite."""
         self._store = store
         self._derive = store.engine.dialect.name == "sqlite" if derive_reads is None else derive_reads
         self._reads = TableReads(store.matches.size)
@@ -60,38 +60,28 @@ class Play:
         expired in the lobby), NotSeated (spectators and seats that left), StaleVersion,
         NotAbsentYet (ClaimAbsence before 48 h without a move by the seat to play, seed 000
         line 72), BadIdentity, TableNotFound, or the engine's IllegalActionError. Nothing is
-        written when it raises. On SQLite a move after this process's own commit of the table,
-        by a player whose secret it checked, reads nothing first (:meth:`_act_known`).
+        written when it raises. On SQLite a move after this process's own commit of the table
+        reads only the player's secret before its write (:meth:`_act_known`).
         """
         store = self._store
         with store.tx() as s:
-            version = self._act_known(s, code, who, action, expected_version) if self._derive else None
+            player_id = verified_id(s, who)  # always read: another process may have replaced it
+            version = self._act_known(s, code, player_id, action, expected_version) if self._derive else None
             if version is None:
-                replaced = store.secrets_replaced  # taken before the check (KnownSecrets)
-                player_id = verified_id(s, who)
-                if self._derive and who is not None and who.secret:
-                    store.secrets.keep(player_id, hash_secret(who.secret), replaced)
                 version = self._apply(s, store.load(s, code), player_id, action, expected_version)
         store.notify(code)
         return version
 
     def _act_known(
-        self, s: Session, code: str, who: Identity | None, action: Action, expected_version: int
+        self, s: Session, code: str, player_id: str, action: Action, expected_version: int
     ) -> int | None:
-        """:meth:`act` in the write transaction ``s`` from what this process already knows: the
-        table as its own latest commit left it (``Store.known``) and the player's secret it
-        checked before (``Store.secrets``), so no statement reads them; the guarded save proves
-        the row unchanged. None when either is not known, or the move is refused or stale
-        (nothing written: the caller then reads them and gets the same answer, or the real
-        refusal)."""
-        store = self._store
-        if who is None or not (who.player_id and who.secret):
-            return None
-        ld = store.known(code, expected_version)
+        """:meth:`act` for the verified ``player_id`` in the write transaction ``s``, on the table
+        as this process's own latest commit left it (``Store.known``), so no statement reads
+        the row or the seats; the guarded save proves the row unchanged. None when it is not
+        kept, or the move is refused or stale (nothing written: the caller then reads the
+        table and gets the same answer, or the real refusal)."""
+        ld = self._store.known(code, expected_version)
         if ld is None:
-            return None
-        player_id = store.secrets.player(who.player_id, hash_secret(who.secret), store.secrets_replaced)
-        if player_id is None:
             return None
         try:
             return self._apply(s, ld, player_id, action, expected_version)

@@ -40,7 +40,7 @@ from ..models import ActionLog, GameTable, Seat, TableStatus
 from ..rules import Action, LeaveTable, Match, NextRound, Phase, new_match
 from ..settings import fixed_seed_from_env
 from . import fair_deal
-from .cache import DEFAULT_TABLES, ChangeNotices, Committed, KnownSecrets, LastCommits, MatchCache
+from .cache import DEFAULT_TABLES, ChangeNotices, Committed, LastCommits, MatchCache
 from .errors import StaleVersion, TableNotFound
 from .rows import (
     INSERT_LOG,
@@ -112,8 +112,6 @@ class Store:
         secrets_replaced: how many secrets this process replaced (Meu acesso,
             :meth:`secret_replaced`); a reader that kept players' secret digests checks that
             it has not moved.
-        secrets: the secret digests this process checked (:class:`~.cache.KnownSecrets`);
-            trusted on one process only (SQLite).
     """
 
     def __init__(
@@ -135,7 +133,6 @@ class Store:
         self.commits = LastCommits(cache_tables)
         self.notices = ChangeNotices(cache_tables * 4)
         self.secrets_replaced = 0
-        self.secrets = KnownSecrets(cache_tables * 4)
 
     # --- time and seeds ------------------------------------------------------------------
 
