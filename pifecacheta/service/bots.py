@@ -138,11 +138,10 @@ class BotDriver:
         self._bot_names: dict[str, dict[int, str]] = {}
         # on SQLite, one bot step of this process decides and writes at a time (see the module
         # docstring); on PostgreSQL the steps' round trips overlap as before
-        self._gate: AbstractContextManager[Any] = (
-            threading.Lock() if store.engine.dialect.name == "sqlite" else nullcontext()
-        )
-        # on SQLite (one process) a step may start from the row this process's commit kept
-        self._knows = store.engine.dialect.name == "sqlite"
+        sqlite = store.engine.dialect.name == "sqlite"
+        self._gate: AbstractContextManager[Any] = threading.Lock() if sqlite else nullcontext()
+        # on SQLite a step may start from the row this process's commit kept
+        self._knows = sqlite
 
     def pending_bot_delay(self, code: str) -> float | None:
         """Seconds until a bot should act at ``code`` (0 = now), or None when no bot has to act
