@@ -299,6 +299,12 @@ class TableService:
         (:meth:`.play.Play.snapshots`)."""
         return self._play.snapshots(code, whos)
 
+    def snapshots_known(self, code: str, whos: Sequence[Identity | None]) -> list[TableSnapshot] | None:
+        """:meth:`snapshots` without the database, when this process's own last commit of the
+        table gives the read (:meth:`.play.Play.snapshots_known`); else None. Never blocks:
+        the event loop may call it."""
+        return self._play.snapshots_known(code, whos)
+
     # --- chat and match life -----------------------------------------------------------
 
     def chat(self, code: str, who: Identity, text: str) -> None:
