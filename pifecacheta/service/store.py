@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
@@ -92,6 +92,15 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+class Written(NamedTuple):
+    """What one committed write transaction saved, in order: ``saved`` its matches
+    ``(code, version, match_json, Match)`` and ``committed`` its saves ``(code, Committed)``
+    (picklable: a child process's transaction is sent to its parent this way)."""
+
+    saved: tuple[tuple[str, int, str, Match], ...]
+    committed: tuple[tuple[str, Committed], ...]
+
+
 class Store:
     """Transactions, loads and guarded saves on one engine, the clock, the seeds, the listeners.
 
@@ -133,6 +142,8 @@ class Store:
         self.commits = LastCommits(cache_tables)
         self.notices = ChangeNotices(cache_tables * 4)
         self.secrets_replaced = 0
+        # called with what each write transaction of this store committed, after the commit
+        self.on_written: Callable[[Written], None] | None = None
 
     # --- time and seeds ------------------------------------------------------------------
 
@@ -163,10 +174,19 @@ class Store:
         with Session(self.engine, expire_on_commit=False, info={_WRITING: True}) as s:
             with self._write_lock, s.begin():
                 yield s
-            for code, version, text, match in s.info.pop(_SAVED, ()):
-                self.matches.put(code, version, text, match)
-            for code, commit in s.info.pop(_COMMITTED, ()):
-                self.commits.put(code, commit)
+            done = Written(tuple(s.info.pop(_SAVED, ())), tuple(s.info.pop(_COMMITTED, ())))
+            self.adopt(done)
+            if self.on_written is not None:
+                self.on_written(done)
+
+    def adopt(self, done: Written) -> None:
+        """Keep what a committed write transaction saved (``done``, from this process's
+        :meth:`tx` or from a child process's on the same database) as this process's own: its
+        parsed matches in :attr:`matches`, its last save of each table in :attr:`commits`."""
+        for code, version, text, match in done.saved:
+            self.matches.put(code, version, text, match)
+        for code, commit in done.committed:
+            self.commits.put(code, commit)
 
     @contextmanager
     def read(self) -> Iterator[Session]:
