@@ -203,7 +203,9 @@ class TableService:
             return False
         remote = self._bots.remote
         if not isinstance(remote, bot_process.BotProcess):
-            remote = self._bots.remote = bot_process.BotProcess(url.render_as_string(hide_password=False))
+            remote = self._bots.remote = bot_process.BotProcess(
+                url.render_as_string(hide_password=False), self.store
+            )
         return remote.warm_up()
 
     # --- timing knobs (the browser tests change them on the app's live service) ------------

@@ -9,9 +9,10 @@ behind the bots' and the bots behind each other (bench/README.md, eighteenth pas
 decision and the version-guarded write transaction) in one child process instead, with its
 own interpreter on the machine's other core:
 
-- the child has its own :class:`~.store.Store` on the same database file; SQLite's own file
-  lock (WAL, ``BEGIN IMMEDIATE``, the busy timeout) orders its writes with the parent's, as
-  it orders several backends' (``scripts/cluster.sh``);
+- the child has its own :class:`~.store.Store` on the same database file; its writers and
+  the parent's take turns on one lock they share (a ``multiprocessing`` RLock,
+  :meth:`~.store.Store.share_write_lock`), so neither sleeps in SQLite's busy handler, and
+  SQLite's own file lock still guards the file;
 - what a step committed (:class:`~.store.Written`: the saved matches and the saves) comes back
   to the parent, which adopts it as its own commit (:meth:`~.store.Store.adopt`) before it
   tells the tabs, so the parent's kept rows, derived reads and history carry on from it;
@@ -40,7 +41,7 @@ import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..bots import offload
 from .errors import StaleVersion, TableNotFound
@@ -48,6 +49,7 @@ from .store import Written
 
 if TYPE_CHECKING:
     from .bots import BotDriver, Planned
+    from .store import Store
 
 log = logging.getLogger(__name__)
 
@@ -68,8 +70,9 @@ _driver: BotDriver | None = None
 _written: list[Written] = []
 
 
-def _child_start(url: str) -> None:
-    """Pool initializer: exit with the parent, then a store and a bot driver on ``url``."""
+def _child_start(url: str, lock: Any) -> None:
+    """Pool initializer: exit with the parent, then a store on ``url`` taking turns to write
+    with the parent on ``lock``, and a bot driver."""
     global _driver
     offload.exit_with_parent()
     from ..db import make_engine
@@ -77,6 +80,7 @@ def _child_start(url: str) -> None:
     from ..service.store import Store, utcnow
 
     store = Store(make_engine(url), clock=utcnow, seed_source=None)
+    store.share_write_lock(lock)
     store.on_written = _written.append
     _driver = BotDriver(store, bot_delay=0.0, round_over_delay=0.0)
 
@@ -114,10 +118,14 @@ class BotProcess:
 
     Args:
         url: the database URL, password included (the child opens its own engine on it).
+        store: the parent's store of that database: it takes turns to write with the child on
+            a lock they share (:meth:`~.store.Store.share_write_lock`), a new one with each new
+            child (a child that died holding it would hold it for ever).
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, store: Store) -> None:
         self.url = url
+        self._store = store
         self._lock = threading.Lock()
         self._pool: ProcessPoolExecutor | None = None
         self._exit_hooked = 0  # the pid whose exit stops the pool
@@ -126,8 +134,11 @@ class BotProcess:
     def _pool_now(self) -> ProcessPoolExecutor:
         with self._lock:
             if self._pool is None:
+                ctx = mp.get_context("spawn")
+                lock = ctx.RLock()
+                self._store.share_write_lock(lock)
                 self._pool = ProcessPoolExecutor(
-                    1, mp_context=mp.get_context("spawn"), initializer=_child_start, initargs=(self.url,)
+                    1, mp_context=ctx, initializer=_child_start, initargs=(self.url, lock)
                 )
                 if self._exit_hooked != os.getpid():  # see offload._stop_at_exit
                     mp_util.Finalize(None, self.close, exitpriority=offload.EXIT_PRIORITY)

@@ -67,6 +67,11 @@ _WRITE_LOCKS: dict[str, threading.RLock] = {}  # database URL -> this process's 
 _WRITE_LOCKS_LOCK = threading.Lock()
 
 
+#: seconds a writer waits for a write lock shared with another process (Store.share_write_lock)
+#: before it takes the holder for dead: SQLite's own busy timeout
+SHARED_LOCK_WAIT_S = 10.0
+
+
 def write_lock(engine: sa.Engine) -> AbstractContextManager[Any]:
     """The lock this process's write transactions on ``engine``'s database take in turn.
 
@@ -133,7 +138,8 @@ class Store:
     ) -> None:
         self.engine = engine
         self._read_engine = engine.execution_options(sqlite_begin="DEFERRED")
-        self._write_lock = write_lock(engine)
+        self._write_lock: Any = write_lock(engine)
+        self._shared = False  # a lock shared with another process (share_write_lock)
         self.clock = clock
         self.seed_source = seed_source
         self.listeners: list[Callable[[str], None]] = []
@@ -172,12 +178,39 @@ class Store:
         matches it saved go to :attr:`matches` and its saves to :attr:`commits`. This process's
         writers take their turn on :func:`write_lock` first (held until the commit or rollback)."""
         with Session(self.engine, expire_on_commit=False, info={_WRITING: True}) as s:
-            with self._write_lock, s.begin():
+            with self._turn(), s.begin():
                 yield s
             done = Written(tuple(s.info.pop(_SAVED, ())), tuple(s.info.pop(_COMMITTED, ())))
             self.adopt(done)
             if self.on_written is not None:
                 self.on_written(done)
+
+    @contextmanager
+    def _turn(self) -> Iterator[None]:
+        """This process's turn to write (:func:`write_lock`). A lock shared with a child
+        process (:meth:`share_write_lock`) is waited for at most :data:`SHARED_LOCK_WAIT_S`:
+        past that its holder is taken for dead and the write goes on unqueued (SQLite's own
+        lock still orders it)."""
+        lock = self._write_lock
+        if not self._shared:
+            with lock:
+                yield
+            return
+        got = lock.acquire(timeout=SHARED_LOCK_WAIT_S)
+        if not got:
+            log.error("the shared write lock was not free in %.0f s: writing without it", SHARED_LOCK_WAIT_S)
+        try:
+            yield
+        finally:
+            if got:
+                lock.release()
+
+    def share_write_lock(self, lock: Any) -> None:
+        """Take turns to write with ``lock``, a ``multiprocessing`` RLock that a child process
+        writing the same SQLite file takes too (:mod:`.bot_process`), instead of this process's
+        own lock. Without it the two processes' writers would meet only in SQLite's busy
+        handler, which sleeps 1 to 100 ms between tries while the other holds the file."""
+        self._write_lock, self._shared = lock, True
 
     def adopt(self, done: Written) -> None:
         """Keep what a committed write transaction saved (``done``, from this process's

@@ -122,3 +122,25 @@ def test_no_child_on_postgresql(db_url: str, db_backend: str) -> None:
         pytest.skip("PostgreSQL only")
     svc = TableService(make_engine(db_url))
     assert not svc.use_bot_process()
+
+
+def test_a_shared_lock_never_freed_delays_a_write_but_does_not_stop_it(
+    app_like: TableService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A holder of the shared write lock that never lets go (a child killed inside its
+    transaction): a write waits SHARED_LOCK_WAIT_S for it, then goes on under SQLite's lock."""
+    import multiprocessing as mp
+    import threading
+
+    from pifecacheta.service import store as store_module
+
+    monkeypatch.setattr(store_module, "SHARED_LOCK_WAIT_S", 0.2)
+    svc = app_like
+    lock = mp.get_context("spawn").RLock()
+    svc.store.share_write_lock(lock)
+    held = threading.Event()
+    threading.Thread(target=lambda: (lock.acquire(), held.set()), daemon=True).start()
+    assert held.wait(5)
+    code, _ = _cacheta_with_bots(svc)  # writes: each waited 0.2 s, none was lost
+    assert svc.snapshot(code, None).status.value == "playing"
+    assert "writing without it" in caplog.text
