@@ -206,7 +206,11 @@ class TableService:
             remote = self._bots.remote = bot_process.BotProcess(
                 url.render_as_string(hide_password=False), self.store
             )
-        return remote.warm_up()
+        if remote.warm_up():
+            return True
+        self._bots.remote = None
+        remote.close()
+        return False
 
     # --- timing knobs (the browser tests change them on the app's live service) ------------
 

@@ -19,10 +19,13 @@ own interpreter on the machine's other core:
 - a searching bot (Luna) still decides in the parent first (:mod:`pifecacheta.bots.offload`);
   the child plays that decision only at the version it was made on, as the parent would;
 - one child, one step at a time: the steps take turns as they did on the parent's gate;
+- each step carries the parent's delays, clock time and dealing environment
+  (:class:`StepKnobs`), so the child decides and stamps as the parent would;
 - the child exits when the parent dies, and the parent stops it at its own exit; a child that
-  dies or does not answer within :data:`STEP_TIMEOUT_S` makes that step (and, until a new
-  child is up, the next ones) run in the parent again: nothing is lost, and a step the child
-  committed late is refused there by the version guard.
+  dies or does not answer within :data:`STEP_TIMEOUT_S` is killed, the parent writes on a
+  fresh lock, and that step runs in the parent (whose tabs are told in any case: the child
+  may have committed): nothing is lost, and a step made twice is refused by the version
+  guard.
 
 Used only by the app's own service on a SQLite file
 (:meth:`pifecacheta.service.TableService.use_bot_process`), unless env ``PIFECACHETA_BOT_STEPS``
@@ -37,11 +40,14 @@ import logging
 import multiprocessing as mp
 import multiprocessing.util as mp_util
 import os
+import signal
 import threading
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections import deque
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..bots import offload
 from .errors import StaleVersion, TableNotFound
@@ -53,10 +59,30 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["STEP_TIMEOUT_S", "BotProcess", "wanted"]
+__all__ = ["STEP_ENV", "STEP_TIMEOUT_S", "BotProcess", "StepKnobs", "wanted"]
 
 #: seconds the parent waits for one step of the child (the database's busy timeout is 10 s)
 STEP_TIMEOUT_S = 30.0
+
+#: the environment a step reads at the moment it deals (service/fair_deal.py, settings.py): the
+#: parent's values are sent with each step, so a child spawned earlier deals as the parent would
+STEP_ENV = ("PIFECACHETA_FIXED_SEED", "PIFECACHETA_FAIR_DEAL")
+
+
+class StepKnobs(NamedTuple):
+    """What the parent's driver and store say at the moment of a step: its delays (seconds),
+    its clock's time (the child's ``now`` for that step) and :data:`STEP_ENV`."""
+
+    bot_delay: float
+    round_over_delay: float
+    now: datetime
+    env: tuple[tuple[str, str | None], ...]
+
+    @classmethod
+    def of(cls, driver: BotDriver) -> StepKnobs:
+        """The knobs of ``driver`` now."""
+        env = tuple((k, os.environ.get(k)) for k in STEP_ENV)
+        return cls(driver.bot_delay, driver.round_over_delay, driver.now(), env)
 
 
 def wanted() -> bool:
@@ -86,27 +112,35 @@ def _child_start(url: str, lock: Any) -> None:
 
 
 def _child_step(
-    code: str, when_due: bool, searched: Planned | None, bot_delay: float, round_over_delay: float
-) -> tuple[str, bool, tuple[Written, ...]]:
-    """One :meth:`BotDriver.step_planned` in the child with the parent's delays: ``(outcome,
-    moved, what its transactions committed)``, outcome ``ok`` or ``not_found`` (the table is
-    gone: exceptions of the service do not cross processes)."""
+    code: str, when_due: bool, searched: Planned | None, knobs: StepKnobs
+) -> tuple[str, bool, tuple[Written, ...], int]:
+    """One :meth:`BotDriver.step_planned` in the child with the parent's ``knobs``: ``(outcome,
+    moved, what its transactions committed, this process's pid)``, outcome ``ok`` or
+    ``not_found`` (the table is gone: exceptions of the service do not cross processes)."""
     driver = _driver
     assert driver is not None, "the pool's initializer makes the driver"
-    driver.bot_delay, driver.round_over_delay = bot_delay, round_over_delay
+    driver.bot_delay, driver.round_over_delay = knobs.bot_delay, knobs.round_over_delay
+    now = knobs.now
+    driver.clock_to(lambda: now)
+    for key, value in knobs.env:
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
     _written.clear()
     try:
         moved = driver.step_planned(code, when_due, searched)
     except StaleVersion:
         moved = False
     except TableNotFound:
-        return "not_found", False, ()
-    return "ok", moved, tuple(_written)
+        return "not_found", False, (), os.getpid()
+    return "ok", moved, tuple(_written), os.getpid()
 
 
-def _ready() -> bool:
-    """In the child: nothing; the initializer's imports and store are the work."""
-    return _driver is not None
+def _ready() -> int:
+    """In the child: its pid (the initializer's imports and store are the work)."""
+    assert _driver is not None
+    return os.getpid()
 
 
 # --- in the parent ---------------------------------------------------------------------------
@@ -126,20 +160,26 @@ class BotProcess:
     def __init__(self, url: str, store: Store) -> None:
         self.url = url
         self._store = store
+        self._ctx = mp.get_context("spawn")
         self._lock = threading.Lock()
         self._pool: ProcessPoolExecutor | None = None
+        self._pid = 0  # the current child's pid, once it answered
+        # the shared locks of the current and the last few children: a lock's name must outlive
+        # a child still starting with it
+        self._shared: deque[Any] = deque(maxlen=4)
         self._exit_hooked = 0  # the pid whose exit stops the pool
         self.steps = 0  # steps made in the child (for tests and the bench)
 
     def _pool_now(self) -> ProcessPoolExecutor:
         with self._lock:
             if self._pool is None:
-                ctx = mp.get_context("spawn")
-                lock = ctx.RLock()
+                lock = self._ctx.RLock()
+                self._shared.append(lock)
                 self._store.share_write_lock(lock)
                 self._pool = ProcessPoolExecutor(
-                    1, mp_context=ctx, initializer=_child_start, initargs=(self.url, lock)
+                    1, mp_context=self._ctx, initializer=_child_start, initargs=(self.url, lock)
                 )
+                self._pid = 0
                 if self._exit_hooked != os.getpid():  # see offload._stop_at_exit
                     mp_util.Finalize(None, self.close, exitpriority=offload.EXIT_PRIORITY)
                     atexit.register(self.close)
@@ -148,27 +188,35 @@ class BotProcess:
 
     def warm_up(self) -> bool:
         """Start the child now and wait until it is ready (about a second). Blocking."""
-        try:
-            return bool(self._pool_now().submit(_ready).result(timeout=STEP_TIMEOUT_S))
-        except (BrokenProcessPool, FutureTimeout):
-            self._forget(self._pool)
-            return False
-
-    def step(self, code: str, when_due: bool, searched: Planned | None, driver: BotDriver) -> bool | None:
-        """``driver.step_planned(code, when_due, searched)`` made in the child; what it
-        committed is adopted by ``driver``'s store before this returns. True if a bot moved;
-        None when the child could not answer (died, or no answer in :data:`STEP_TIMEOUT_S`):
-        the caller then steps in the parent. Raises TableNotFound."""
         pool = self._pool_now()
         try:
-            fut: Future[tuple[str, bool, tuple[Written, ...]]] = pool.submit(
-                _child_step, code, when_due, searched, driver.bot_delay, driver.round_over_delay
+            pid = pool.submit(_ready).result(timeout=STEP_TIMEOUT_S)
+        except (BrokenProcessPool, FutureTimeout, CancelledError, RuntimeError):
+            self._forget(pool)
+            return False
+        with self._lock:
+            if self._pool is pool:
+                self._pid = pid
+        return True
+
+    def step(self, code: str, when_due: bool, searched: Planned | None, driver: BotDriver) -> bool | None:
+        """``driver.step_planned(code, when_due, searched)`` made in the child with
+        ``driver``'s knobs (:class:`StepKnobs`); what it committed is adopted by ``driver``'s
+        store before this returns. True if a bot moved; None when the child could not answer
+        (died, stopped, or no answer in :data:`STEP_TIMEOUT_S`; it may have committed): the
+        caller then steps in the parent and tells the tabs in any case. Raises TableNotFound."""
+        pool = self._pool_now()
+        try:
+            fut: Future[tuple[str, bool, tuple[Written, ...], int]] = pool.submit(
+                _child_step, code, when_due, searched, StepKnobs.of(driver)
             )
-            outcome, moved, written = fut.result(timeout=STEP_TIMEOUT_S)
-        except (BrokenProcessPool, FutureTimeout) as exc:
+            outcome, moved, written, pid = fut.result(timeout=STEP_TIMEOUT_S)
+        except (BrokenProcessPool, FutureTimeout, CancelledError, RuntimeError) as exc:
+            # RuntimeError: the pool was shut down by another thread's _forget meanwhile
             log.error("the bots' process gave no step at %s (%r): stepping here", code, exc)
             self._forget(pool)
             return None
+        self._pid = pid
         if outcome == "not_found":
             raise TableNotFound(f"no table {code!r}")
         for w in written:
@@ -176,12 +224,22 @@ class BotProcess:
         self.steps += 1
         return moved
 
-    def _forget(self, pool: ProcessPoolExecutor | None) -> None:
-        """Drop ``pool`` (broken or stuck): the next step starts a new child."""
+    def _forget(self, pool: ProcessPoolExecutor) -> None:
+        """Drop ``pool`` (broken or stuck): its child is killed (SQLite's lock dies with it),
+        this process writes on a fresh lock at once (the dead child may hold the shared one),
+        and the next step starts a new child."""
         with self._lock:
-            if pool is None or self._pool is not pool:
+            if self._pool is not pool:
                 return
-            self._pool = None
+            self._pool, pid = None, self._pid
+            lock = self._ctx.RLock()
+            self._shared.append(lock)
+            self._store.share_write_lock(lock)
+        if pid:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass  # gone already
         pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:

@@ -33,6 +33,7 @@ import logging
 import random
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple, Protocol
@@ -236,13 +237,22 @@ class BotDriver:
             searched = self._plan(code, when_due)  # Luna thinks in the child, outside the gate
             remote = self.remote
             moved = None if remote is None else remote.step(code, when_due, searched, self)
+            lost = remote is not None and moved is None  # the bot process may have committed
             if moved is None:  # no bot process, or it could not answer: here
                 moved = self.step_planned(code, when_due, searched)
         except StaleVersion:
-            return False
-        if moved:
+            moved = False
+        if moved or lost:
             self._store.notify(code)
         return moved
+
+    def now(self) -> datetime:
+        """The store's clock's time (aware UTC)."""
+        return self._store.now()
+
+    def clock_to(self, clock: Callable[[], datetime]) -> None:
+        """Read the time from ``clock`` from now on (the bots' process: the parent's time)."""
+        self._store.clock = clock
 
     def adopt(self, done: Written) -> None:
         """Keep a write transaction committed elsewhere on this database (``done``: a bot step

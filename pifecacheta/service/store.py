@@ -68,8 +68,9 @@ _WRITE_LOCKS_LOCK = threading.Lock()
 
 
 #: seconds a writer waits for a write lock shared with another process (Store.share_write_lock)
-#: before it takes the holder for dead: SQLite's own busy timeout
-SHARED_LOCK_WAIT_S = 10.0
+#: before it takes the holder for dead (a child that died is replaced, and its lock with it,
+#: well before: this bounds what no one noticed)
+SHARED_LOCK_WAIT_S = 30.0
 
 
 def write_lock(engine: sa.Engine) -> AbstractContextManager[Any]:

@@ -6,6 +6,7 @@ import os
 import random
 import signal
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -144,3 +145,89 @@ def test_a_shared_lock_never_freed_delays_a_write_but_does_not_stop_it(
     code, _ = _cacheta_with_bots(svc)  # writes: each waited 0.2 s, none was lost
     assert svc.snapshot(code, None).status.value == "playing"
     assert "writing without it" in caplog.text
+
+
+def test_the_child_deals_and_stamps_as_the_parent_would(
+    app_like: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each step carries the parent's clock time and dealing environment: a child spawned
+    before they changed stamps the move with the parent's time and reads the parent's env."""
+    from datetime import UTC, datetime
+
+    svc = app_like
+    assert svc.use_bot_process()
+    remote = svc._bots.remote
+    assert isinstance(remote, bot_process.BotProcess)
+    code, ana = _cacheta_with_bots(svc)
+    rng = random.Random(5)
+    while hidden_match(svc.store.engine, code).round.turn == 0:
+        assert play_human_move(svc, svc.store.engine, code, ana, 0, rng, go_out=False)
+    later = datetime(2031, 1, 2, 3, 4, 5, tzinfo=UTC)
+    svc.store.clock = lambda: later
+    monkeypatch.setenv("PIFECACHETA_FAIR_DEAL", "1")  # after the child was spawned
+    assert svc.bot_step(code) and remote.steps == 1
+    with svc.store.engine.connect() as c:
+        stamped = c.execute(
+            sa.text("SELECT last_move_at FROM game_table WHERE code = :c"), {"c": code}
+        ).scalar()
+    assert str(stamped).startswith("2031-01-02 03:04:05")
+    assert remote._pool_now().submit(os.getenv, "PIFECACHETA_FAIR_DEAL").result() == "1"
+
+
+def test_a_lost_reply_still_tells_the_tabs(app_like: TableService) -> None:
+    """The child committed but its answer never came (killed after the commit, or late): the
+    parent's own step finds nothing more to do, and the tabs are told all the same."""
+    svc = app_like
+    code, ana = _cacheta_with_bots(svc)
+    rng = random.Random(9)
+    while hidden_match(svc.store.engine, code).round.turn == 0:
+        assert play_human_move(svc, svc.store.engine, code, ana, 0, rng, go_out=False)
+
+    class CommitsButNeverAnswers:
+        def step(self, code: str, when_due: bool, searched: Any, driver: Any) -> bool | None:
+            elsewhere = TableService(make_engine(str(svc.store.engine.url)), bot_delay=0, round_over_delay=0)
+            while elsewhere.bot_step(code):  # the bot's whole turn, unknown to this process
+                pass
+            return None
+
+    svc._bots.remote = CommitsButNeverAnswers()
+    told: list[str] = []
+    svc.on_change(told.append)
+    version = hidden_match(svc.store.engine, code).version
+    assert not svc.bot_step(code)  # the person's turn again: nothing for the parent to do
+    assert hidden_match(svc.store.engine, code).version > version and told == [code]
+
+
+def _die_holding_the_lock() -> None:
+    """In the child: take the shared write lock and die without letting it go."""
+    driver = bot_process._driver
+    assert driver is not None
+    driver._store._write_lock.acquire()
+    os._exit(1)
+
+
+def test_a_child_that_dies_holding_the_lock_does_not_stop_the_writes(
+    app_like: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The child dies inside its turn to write: the parent writes on a fresh lock at once
+    (the dead child's would never be let go; no wait limit is left to save it here)."""
+    import threading
+
+    from pifecacheta.service import store as store_module
+
+    monkeypatch.setattr(store_module, "SHARED_LOCK_WAIT_S", 3600.0)
+    svc = app_like
+    assert svc.use_bot_process()
+    remote = svc._bots.remote
+    assert isinstance(remote, bot_process.BotProcess)
+    code, ana = _cacheta_with_bots(svc)
+    rng = random.Random(4)
+    while hidden_match(svc.store.engine, code).round.turn == 0:
+        assert play_human_move(svc, svc.store.engine, code, ana, 0, rng, go_out=False)
+    with pytest.raises(Exception):  # noqa: B017 - the pool breaks: BrokenProcessPool
+        remote._pool_now().submit(_die_holding_the_lock).result(timeout=30)
+    done: list[bool] = []
+    worker = threading.Thread(target=lambda: done.append(svc.bot_step(code)), daemon=True)
+    worker.start()
+    worker.join(60)
+    assert done == [True]  # made here, on a fresh lock
