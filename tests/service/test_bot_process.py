@@ -31,6 +31,21 @@ def app_like(db_url: str, db_backend: str) -> Iterator[TableService]:
         remote.close()
 
 
+def _child_of(svc: TableService) -> bot_process.BotProcess:
+    """The service's bots' process, started."""
+    assert svc.use_bot_process()
+    remote = svc._bots.remote
+    assert isinstance(remote, bot_process.BotProcess)
+    return remote
+
+
+def _to_a_bots_turn(svc: TableService, code: str, ana: Identity, seed: int) -> None:
+    """Ana (seat 0) plays until a bot's turn comes."""
+    rng = random.Random(seed)
+    while hidden_match(svc.store.engine, code).round.turn == 0:
+        assert play_human_move(svc, svc.store.engine, code, ana, 0, rng, go_out=False)
+
+
 def _cacheta_with_bots(svc: TableService) -> tuple[str, Identity]:
     ana = svc.identify(None, None, "Ana")
     code = svc.create_table(ana, CACHETA_7)
@@ -45,9 +60,7 @@ def test_the_child_makes_the_steps_and_the_parent_carries_on_from_them(app_like:
     parent's kept row, seats and match equal a read (the person's next move starts from it,
     test_known_rows.py)."""
     svc = app_like
-    assert svc.use_bot_process()
-    remote = svc._bots.remote
-    assert isinstance(remote, bot_process.BotProcess)
+    remote = _child_of(svc)
     code, ana = _cacheta_with_bots(svc)
     told: list[str] = []
     svc.on_change(told.append)
@@ -76,9 +89,7 @@ def test_a_child_that_dies_leaves_the_step_to_the_parent(app_like: TableService)
     """SIGKILL of the child: the next step is made in the parent, and the one after it in a
     new child."""
     svc = app_like
-    assert svc.use_bot_process()
-    remote = svc._bots.remote
-    assert isinstance(remote, bot_process.BotProcess)
+    remote = _child_of(svc)
     code, ana = _cacheta_with_bots(svc)
     rng = random.Random(3)
     pid = remote._pool_now().submit(os.getpid).result()
@@ -155,13 +166,9 @@ def test_the_child_deals_and_stamps_as_the_parent_would(
     from datetime import UTC, datetime
 
     svc = app_like
-    assert svc.use_bot_process()
-    remote = svc._bots.remote
-    assert isinstance(remote, bot_process.BotProcess)
+    remote = _child_of(svc)
     code, ana = _cacheta_with_bots(svc)
-    rng = random.Random(5)
-    while hidden_match(svc.store.engine, code).round.turn == 0:
-        assert play_human_move(svc, svc.store.engine, code, ana, 0, rng, go_out=False)
+    _to_a_bots_turn(svc, code, ana, 5)
     later = datetime(2031, 1, 2, 3, 4, 5, tzinfo=UTC)
     svc.store.clock = lambda: later
     monkeypatch.setenv("PIFECACHETA_FAIR_DEAL", "1")  # after the child was spawned
@@ -179,9 +186,7 @@ def test_a_lost_reply_still_tells_the_tabs(app_like: TableService) -> None:
     parent's own step finds nothing more to do, and the tabs are told all the same."""
     svc = app_like
     code, ana = _cacheta_with_bots(svc)
-    rng = random.Random(9)
-    while hidden_match(svc.store.engine, code).round.turn == 0:
-        assert play_human_move(svc, svc.store.engine, code, ana, 0, rng, go_out=False)
+    _to_a_bots_turn(svc, code, ana, 9)
 
     class CommitsButNeverAnswers:
         def step(self, code: str, when_due: bool, searched: Any, driver: Any) -> bool | None:
@@ -217,13 +222,9 @@ def test_a_child_that_dies_holding_the_lock_does_not_stop_the_writes(
 
     monkeypatch.setattr(store_module, "SHARED_LOCK_WAIT_S", 3600.0)
     svc = app_like
-    assert svc.use_bot_process()
-    remote = svc._bots.remote
-    assert isinstance(remote, bot_process.BotProcess)
+    remote = _child_of(svc)
     code, ana = _cacheta_with_bots(svc)
-    rng = random.Random(4)
-    while hidden_match(svc.store.engine, code).round.turn == 0:
-        assert play_human_move(svc, svc.store.engine, code, ana, 0, rng, go_out=False)
+    _to_a_bots_turn(svc, code, ana, 4)
     with pytest.raises(Exception):  # noqa: B017 - the pool breaks: BrokenProcessPool
         remote._pool_now().submit(_die_holding_the_lock).result(timeout=30)
     done: list[bool] = []
