@@ -50,6 +50,11 @@ from _load_io import ROW, Config, Server, SioTab, med, pct, print_report, ratios
 
 ROOT = Path(__file__).resolve().parents[1]
 KNEE_MS = 250.0
+# A Cacheta table of 2 people and 2 bots goes round in about 8 s (two turns of two moves with
+# 1-2 s of thought each, two bot turns of two moves 0.5 s apart): tables that start within
+# that span are spread over the round; the window opens once the last one has started.
+STAGGER_S = 8.0
+WARMUP_S = 10.0
 PLAY_PHASES = ("draw", "discard")
 
 
@@ -224,9 +229,12 @@ class Tab:
             return "vote_rematch", {}
         return None
 
-    async def play(self, stop: asyncio.Event) -> None:
-        """A person: wait for a view that is mine to act on, think, send the click's event."""
+    async def play(self, stop: asyncio.Event, start_after: float = 0.0) -> None:
+        """A person: wait for a view that is mine to act on, think, send the click's event.
+        The first move waits ``start_after`` seconds more (its table's start in ``--stagger``)."""
         acted: int | None = None
+        if start_after > 0:
+            await asyncio.sleep(start_after)
         while not stop.is_set():
             await self.changed.wait()
             self.changed.clear()
@@ -344,7 +352,12 @@ class Run:
             await asyncio.sleep(0.1)
         connect_s = time.monotonic() - t_connect
         stop = asyncio.Event()
-        players = [asyncio.create_task(t.play(stop)) for t in live if t.person is not None]
+        # each table starts at its own moment within --stagger seconds (its people wait that
+        # long before their first move), as tables do that were not all opened in one second;
+        # the window opens --warmup seconds later
+        starts = [random.uniform(0, self.args.stagger) for _ in self.setup["tables"]]
+        players = [asyncio.create_task(t.play(stop, starts[t.table])) for t in live if t.person is not None]
+        await asyncio.sleep(self.args.warmup)
         st = self.stats
         me = time.process_time  # this bench's own CPU: the clients share the machine's cores
         cpu0, mine0, side0, st.t0 = server.cpu_seconds(), me(), server.side_cpu(), time.monotonic()
@@ -437,6 +450,13 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     ap.add_argument("--tables", type=int, nargs="+", default=[10, 25, 50, 100, 200, 400])
     ap.add_argument("--seconds", type=float, default=30.0, help="measurement window per N")
+    ap.add_argument(
+        "--stagger", type=float, default=STAGGER_S,
+        help="each table's people start within this many seconds (0: every table at once)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--warmup", type=float, default=WARMUP_S, help="seconds of play before the window opens (0: none)"
+    )
     ap.add_argument("--scenario", choices=("cacheta", "pife"), default="cacheta")
     ap.add_argument("--spectators", type=int, default=0, help="extra spectator tabs per table")
     ap.add_argument("--think", type=float, nargs=2, default=(1.0, 2.0), metavar=("MIN", "MAX"))
@@ -502,7 +522,8 @@ def main() -> int:
         print(f"config {c.label}: {c.root}{where} {' '.join(f'{k}={v}' for k, v in c.env.items())}".rstrip())
     print(
         f"scenario {args.scenario}, {args.spectators} spectator tab(s) per table, think {args.think[0]}-"
-        f"{args.think[1]} s, bot delay {args.bot_delay} s, {args.seconds:.0f} s per N;",
+        f"{args.think[1]} s, bot delay {args.bot_delay} s, tables start within {args.stagger:.0f} s,"
+        f" {args.warmup:.0f} s of warm-up, {args.seconds:.0f} s per N;",
         "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()),
     )
 

@@ -70,9 +70,10 @@ async def live_updates(app: rx.App) -> None:
 
 
 async def warm_bot_pool() -> None:
-    """Start the bots' child process (:func:`pifecacheta.bots.offload.warm_up`) while the server
-    starts, not at the first Luna move."""
-    await asyncio.to_thread(offload.warm_up)
+    """Start the bots' child processes while the server starts, not at the first bot move:
+    Luna's search (:func:`pifecacheta.bots.offload.warm_up`) and, on a SQLite file, the one
+    that makes every bot step (:meth:`~pifecacheta.service.TableService.use_bot_process`)."""
+    await asyncio.gather(asyncio.to_thread(offload.warm_up), asyncio.to_thread(get_service().use_bot_process))
 
 
 async def background() -> None:

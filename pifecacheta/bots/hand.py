@@ -45,6 +45,37 @@ def _pos_rank(p: int) -> int:
     return 1 if p == 14 else p
 
 
+def _fill_window(
+    pos: list[list[int]],
+    b: int,
+    wild: bool,
+    p: int,
+    mask: int,
+    w: int,
+    hole: int,
+    out: list[tuple[int, int, int]],
+) -> None:
+    """Append to ``out`` each way to fill run positions ``p``..``b`` of one suit as
+    ``(mask of naturals, wild slot used, hole position)``: each position takes a natural card
+    of ``pos[position]`` (card indexes), the one wild slot (when ``wild``) or the one hole (the
+    missing card of a near-meld); depth-first with at most one of each.
+
+    A module function, not a closure: a closure that calls itself is a reference cycle, left
+    for the cyclic collector with everything it holds after every call.
+    """
+    if p > b:
+        out.append((mask, w, hole))
+        return
+    for i in pos[p]:
+        bit = 1 << i
+        if not mask & bit:  # the same ace cannot sit at both ends
+            _fill_window(pos, b, wild, p + 1, mask | bit, w, hole, out)
+    if wild and not w:
+        _fill_window(pos, b, wild, p + 1, mask, 1, hole, out)
+    if not hole:
+        _fill_window(pos, b, wild, p + 1, mask, w, p, out)
+
+
 def face_neighbours(face: Face) -> tuple[Face, ...]:
     """Faces that make a meld together with ``face``: same rank other suits, same suit +-1 and +-2
     (ace next to both 2 and K). Used to weigh how live or dangerous a card is."""
@@ -163,25 +194,11 @@ class HandIndex:
     def _run_window(
         self, suit: Suit, pos: list[list[int]], a: int, b: int, melds: set[int], near: dict[int, set[Face]]
     ) -> None:
-        # Each position takes a natural card, the one wild slot or the one hole (the missing
-        # card of a near-meld); depth-first with at most one of each.
+        """Add the melds and near-melds of the run window ``a``..``b`` of ``suit`` (``pos``:
+        card indexes by run position, :func:`_fill_window`)."""
         wild_positions = self.wild_positions
         out: list[tuple[int, int, int]] = []  # (mask of naturals, wild slot used, hole position)
-
-        def rec(p: int, mask: int, w: int, hole: int) -> None:
-            if p > b:
-                out.append((mask, w, hole))
-                return
-            for i in pos[p]:
-                bit = 1 << i
-                if not mask & bit:  # the same ace cannot sit at both ends
-                    rec(p + 1, mask | bit, w, hole)
-            if wild_positions and not w:
-                rec(p + 1, mask, 1, hole)
-            if not hole:
-                rec(p + 1, mask, w, p)
-
-        rec(a, 0, 0, 0)
+        _fill_window(pos, b, bool(wild_positions), a, 0, 0, 0, out)
         for mask, w, hole in out:
             masks = [mask]
             if w:

@@ -43,7 +43,7 @@ from pifecacheta.rules.views import PlayerView
 
 from . import bot_action, luna
 
-__all__ = ["SEARCHING", "decide", "processes", "shutdown", "warm_up"]
+__all__ = ["EXIT_PRIORITY", "SEARCHING", "decide", "exit_with_parent", "processes", "shutdown", "warm_up"]
 
 #: bots whose decisions go to the pool
 SEARCHING = frozenset({"Luna"})
@@ -85,19 +85,25 @@ def _watch_parent(parent: mp.process.BaseProcess, ppid: int) -> None:
             os._exit(0)
 
 
-def _child_start() -> None:
-    """Pool initializer: the children yield the CPU to the server's own process (``nice``
-    10) and exit by themselves when the server dies (:func:`_watch_parent`)."""
-    try:
-        os.nice(10)
-    except OSError:  # not allowed here: run at the same priority
-        pass
+def exit_with_parent() -> None:
+    """In a child process started by ``multiprocessing``: end it as soon as its parent dies
+    (a daemon thread running :func:`_watch_parent`); nothing in a process with no parent."""
     parent = mp.parent_process()
     if parent is not None:
         watcher = threading.Thread(
             target=_watch_parent, args=(parent, parent.pid), name="parent-watch", daemon=True
         )
         watcher.start()
+
+
+def _child_start() -> None:
+    """Pool initializer: the children yield the CPU to the server's own process (``nice``
+    10) and exit by themselves when the server dies (:func:`exit_with_parent`)."""
+    try:
+        os.nice(10)
+    except OSError:  # not allowed here: run at the same priority
+        pass
+    exit_with_parent()
 
 
 def _run(name: str, view: PlayerView, rng: random.Random, limit: luna.Budget | None) -> Action | None:

@@ -38,6 +38,7 @@ import sqlalchemy as sa
 from ..models import TableStatus
 from ..rules import Action, Rules
 from ..settings import DEFAULT_BOT_DELAY, DEFAULT_ROUND_OVER_DELAY, Settings
+from . import bot_process
 from .bots import BotDriver, BotSchedule
 from .chat import CHAT_MAX, CHAT_RATE_COUNT, CHAT_RATE_WINDOW, Chat
 from .errors import (
@@ -189,6 +190,28 @@ class TableService:
             round_over_delay=settings.round_over_delay if round_over_delay is None else round_over_delay,
         )
 
+    def use_bot_process(self) -> bool:
+        """Make the bots' steps in a child process on the same database (:mod:`.bot_process`)
+        when it is a SQLite file and env ``PIFECACHETA_BOT_STEPS`` is not ``thread``; starts the
+        child and waits until it is ready (blocking: call it from a thread). True when the
+        steps go there; False leaves them in this process's threads. For the app's own
+        service: the child's clock is the real one and its seeds those of the environment."""
+        url = self.store.engine.url
+        if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+            return False
+        if not bot_process.wanted():
+            return False
+        remote = self._bots.remote
+        if not isinstance(remote, bot_process.BotProcess):
+            remote = self._bots.remote = bot_process.BotProcess(
+                url.render_as_string(hide_password=False), self.store
+            )
+        if remote.warm_up():
+            return True
+        self._bots.remote = None
+        remote.close()
+        return False
+
     # --- timing knobs (the browser tests change them on the app's live service) ------------
 
     @property
@@ -298,6 +321,12 @@ class TableService:
         """:meth:`snapshot` for each of ``whos``, in order, from ONE read of the table
         (:meth:`.play.Play.snapshots`)."""
         return self._play.snapshots(code, whos)
+
+    def snapshots_known(self, code: str, whos: Sequence[Identity | None]) -> list[TableSnapshot] | None:
+        """:meth:`snapshots` without the database, when this process's own last commit of the
+        table gives the read (:meth:`.play.Play.snapshots_known`); else None. Never blocks:
+        the event loop may call it."""
+        return self._play.snapshots_known(code, whos)
 
     # --- chat and match life -----------------------------------------------------------
 

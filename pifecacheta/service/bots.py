@@ -33,9 +33,10 @@ import logging
 import random
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime, timedelta
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from sqlmodel import Session, col, select
 
@@ -57,7 +58,7 @@ from ..rules import (
 from .errors import StaleVersion
 from .fair_deal import with_key
 from .rows import Loaded
-from .store import Store
+from .store import Store, Written
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,15 @@ class Planned(NamedTuple):
     action: Action | None
     announce: Action | None = None
     rng: random.Random | None = None
+
+
+class RemoteSteps(Protocol):
+    """Somewhere else :meth:`BotDriver.step_planned` runs (:class:`.bot_process.BotProcess`)."""
+
+    def step(self, code: str, when_due: bool, searched: Planned | None, driver: BotDriver) -> bool | None:
+        """``driver.step_planned`` made there, its commits adopted by ``driver``'s store; None
+        when it could not be made there (nothing was adopted: the caller steps here)."""
+        ...
 
 
 class BotDue(NamedTuple):
@@ -142,6 +152,8 @@ class BotDriver:
         self._gate: AbstractContextManager[Any] = threading.Lock() if sqlite else nullcontext()
         # on SQLite a step may start from the row this process's commit kept
         self._knows = sqlite
+        # where the steps are made when not here (:mod:`.bot_process`): set by the app
+        self.remote: RemoteSteps | None = None
 
     def pending_bot_delay(self, code: str) -> float | None:
         """Seconds until a bot should act at ``code`` (0 = now), or None when no bot has to act
@@ -223,13 +235,37 @@ class BotDriver:
         """
         try:
             searched = self._plan(code, when_due)  # Luna thinks in the child, outside the gate
-            with self._gate:
-                moved = self._step(code, when_due, searched or self._quick_plan(code))
+            remote = self.remote
+            moved = None if remote is None else remote.step(code, when_due, searched, self)
+            lost = remote is not None and moved is None  # the bot process may have committed
+            if moved is None:  # no bot process, or it could not answer: here
+                moved = self.step_planned(code, when_due, searched)
         except StaleVersion:
-            return False
-        if moved:
+            moved = False
+        if moved or lost:
             self._store.notify(code)
         return moved
+
+    def now(self) -> datetime:
+        """The store's clock's time (aware UTC)."""
+        return self._store.now()
+
+    def clock_to(self, clock: Callable[[], datetime]) -> None:
+        """Read the time from ``clock`` from now on (the bots' process: the parent's time)."""
+        self._store.clock = clock
+
+    def adopt(self, done: Written) -> None:
+        """Keep a write transaction committed elsewhere on this database (``done``: a bot step
+        of :mod:`.bot_process`) as this store's own (:meth:`.store.Store.adopt`)."""
+        self._store.adopt(done)
+
+    def step_planned(self, code: str, when_due: bool, searched: Planned | None) -> bool:
+        """The rest of :meth:`bot_step` once a searching bot's decision ``searched`` (None:
+        none) is made: the other bots' decision and the write transaction, on the gate; True if
+        an action was committed. No listener is told (the caller notifies). Raises
+        StaleVersion and TableNotFound."""
+        with self._gate:
+            return self._step(code, when_due, searched or self._quick_plan(code))
 
     def _step(self, code: str, when_due: bool, planned: Planned | None) -> bool:
         """The write transaction of :meth:`bot_step` with the decision ``planned`` before it

@@ -123,6 +123,17 @@ class Play:
             read = self._read(code, ids)
         return _build(read, whos, store.now())
 
+    def snapshots_known(self, code: str, whos: Sequence[Identity | None]) -> list[TableSnapshot] | None:
+        """:meth:`snapshots` when the read can be derived from this process's own last commit
+        (:func:`~.table_reads.derive`), else None. Touches no database and never blocks on one,
+        so the event loop may call it itself; None sends the caller to :meth:`snapshots` in a
+        worker thread. Identities and snapshots are as in :meth:`snapshots`."""
+        if not self._derive:
+            return None
+        ids = {w.player_id for w in whos if w is not None and w.player_id and w.secret}
+        read = self._derived(code, ids)
+        return None if read is None else _build(read, whos, self._store.now())
+
     def _derived(self, code: str, ids: set[str]) -> TableRead | None:
         """The read of ``code`` derived from the kept one and this process's last commit, or None."""
         store, reads = self._store, self._reads

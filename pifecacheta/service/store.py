@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
@@ -67,6 +67,12 @@ _WRITE_LOCKS: dict[str, threading.RLock] = {}  # database URL -> this process's 
 _WRITE_LOCKS_LOCK = threading.Lock()
 
 
+#: seconds a writer waits for a write lock shared with another process (Store.share_write_lock)
+#: before it takes the holder for dead (a child that died is replaced, and its lock with it,
+#: well before: this bounds what no one noticed)
+SHARED_LOCK_WAIT_S = 30.0
+
+
 def write_lock(engine: sa.Engine) -> AbstractContextManager[Any]:
     """The lock this process's write transactions on ``engine``'s database take in turn.
 
@@ -90,6 +96,15 @@ def write_lock(engine: sa.Engine) -> AbstractContextManager[Any]:
 def utcnow() -> datetime:
     """The current time, timezone-aware UTC (the default clock)."""
     return datetime.now(UTC)
+
+
+class Written(NamedTuple):
+    """What one committed write transaction saved, in order: ``saved`` its matches
+    ``(code, version, match_json, Match)`` and ``committed`` its saves ``(code, Committed)``
+    (picklable: a child process's transaction is sent to its parent this way)."""
+
+    saved: tuple[tuple[str, int, str, Match], ...]
+    committed: tuple[tuple[str, Committed], ...]
 
 
 class Store:
@@ -124,7 +139,8 @@ class Store:
     ) -> None:
         self.engine = engine
         self._read_engine = engine.execution_options(sqlite_begin="DEFERRED")
-        self._write_lock = write_lock(engine)
+        self._write_lock: Any = write_lock(engine)
+        self._shared = False  # a lock shared with another process (share_write_lock)
         self.clock = clock
         self.seed_source = seed_source
         self.listeners: list[Callable[[str], None]] = []
@@ -133,6 +149,8 @@ class Store:
         self.commits = LastCommits(cache_tables)
         self.notices = ChangeNotices(cache_tables * 4)
         self.secrets_replaced = 0
+        # called with what each write transaction of this store committed, after the commit
+        self.on_written: Callable[[Written], None] | None = None
 
     # --- time and seeds ------------------------------------------------------------------
 
@@ -161,12 +179,48 @@ class Store:
         matches it saved go to :attr:`matches` and its saves to :attr:`commits`. This process's
         writers take their turn on :func:`write_lock` first (held until the commit or rollback)."""
         with Session(self.engine, expire_on_commit=False, info={_WRITING: True}) as s:
-            with self._write_lock, s.begin():
+            with self._turn(), s.begin():
                 yield s
-            for code, version, text, match in s.info.pop(_SAVED, ()):
-                self.matches.put(code, version, text, match)
-            for code, commit in s.info.pop(_COMMITTED, ()):
-                self.commits.put(code, commit)
+            done = Written(tuple(s.info.pop(_SAVED, ())), tuple(s.info.pop(_COMMITTED, ())))
+            self.adopt(done)
+            if self.on_written is not None:
+                self.on_written(done)
+
+    @contextmanager
+    def _turn(self) -> Iterator[None]:
+        """This process's turn to write (:func:`write_lock`). A lock shared with a child
+        process (:meth:`share_write_lock`) is waited for at most :data:`SHARED_LOCK_WAIT_S`:
+        past that its holder is taken for dead and the write goes on unqueued (SQLite's own
+        lock still orders it)."""
+        lock = self._write_lock
+        if not self._shared:
+            with lock:
+                yield
+            return
+        got = lock.acquire(timeout=SHARED_LOCK_WAIT_S)
+        if not got:
+            log.error("the shared write lock was not free in %.0f s: writing without it", SHARED_LOCK_WAIT_S)
+        try:
+            yield
+        finally:
+            if got:
+                lock.release()
+
+    def share_write_lock(self, lock: Any) -> None:
+        """Take turns to write with ``lock``, a ``multiprocessing`` RLock that a child process
+        writing the same SQLite file takes too (:mod:`.bot_process`), instead of this process's
+        own lock. Without it the two processes' writers would meet only in SQLite's busy
+        handler, which sleeps 1 to 100 ms between tries while the other holds the file."""
+        self._write_lock, self._shared = lock, True
+
+    def adopt(self, done: Written) -> None:
+        """Keep what a committed write transaction saved (``done``, from this process's
+        :meth:`tx` or from a child process's on the same database) as this process's own: its
+        parsed matches in :attr:`matches`, its last save of each table in :attr:`commits`."""
+        for code, version, text, match in done.saved:
+            self.matches.put(code, version, text, match)
+        for code, commit in done.committed:
+            self.commits.put(code, commit)
 
     @contextmanager
     def read(self) -> Iterator[Session]:

@@ -3,8 +3,9 @@
 Reflex evaluates ``TableState.ui`` for every delta of a tab (each push of a change, and every
 event of the tab: a card click, a double click). :func:`snapshot_for` serves those evaluations
 from :class:`SnapshotCache`, so one table state costs one read per viewer (or one batch read
-for all the table's viewers), and runs each read in a worker thread, so the event loop keeps
-serving the other tabs meanwhile.
+for all the table's viewers), and runs each database read in a worker thread, so the event
+loop keeps serving the other tabs meanwhile; a table state the service derives from its own
+last commit (``snapshots_known``) is built on the loop, with no thread.
 
 Three numbers of a table meet here; each counts something else:
 
@@ -246,7 +247,10 @@ async def snapshot_for(
     A miss runs in a worker thread. When the service has ``snapshots(code, whos)`` (one read
     of the table for several viewers), the first miss of a table state reads it for every
     viewer seen at the table in the last ``VIEWER_TTL`` seconds, and the other tabs' misses of
-    that state wait for that one read instead of starting their own.
+    that state wait for that one read instead of starting their own. When the service also
+    has ``snapshots_known(code, whos)`` and it answers (this process's own last commit gives
+    the table: no database), that first miss is answered on the event loop at once, with no
+    thread and no wait behind the service threads' writes.
 
     A batch read that failed (or was cancelled) never fails the tabs waiting for it: each
     then reads its own snapshot. An own read that fails with anything but a refusal
@@ -268,6 +272,10 @@ async def snapshot_for(
         if task is None:
             whos = cache.viewers(code, exclude=who)
             cache.saw(code, who)
+            snaps = _known(service, code, [who, *whos])
+            if snaps is not None:
+                _keep(cache, state, [who, *whos], snaps)
+                return snaps[0]
             task = asyncio.ensure_future(_read_batch(batch, code, [who, *whos], state, cache))
             cache.inflight[state] = task
             task.add_done_callback(lambda _t: cache.inflight.pop(state, None))
@@ -304,6 +312,27 @@ async def _read_own(service: Any, code: str, who: Any) -> Any:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def _known(service: Any, code: str, whos: list[Any]) -> list[Any] | None:
+    """``service.snapshots_known(code, whos)`` on the event loop itself (no database: this
+    process's own last commit gives the table), or None when the service has no such method,
+    cannot answer so, or fails (logged): then the caller reads in a worker thread."""
+    known = getattr(service, "snapshots_known", None)
+    if known is None:
+        return None
+    try:
+        snaps: list[Any] | None = known(code, whos)
+    except Exception:  # noqa: BLE001 - the thread's read below answers, or reports it
+        log.exception("snapshots of table %s from the last commit failed; reading them", code)
+        return None
+    return snaps
+
+
+def _keep(cache: SnapshotCache, state: tuple[str, int, int], whos: list[Any], snaps: list[Any]) -> None:
+    """Store each of ``whos``' snapshot of table state ``state`` (``snaps``, in order)."""
+    for who, snap in zip(whos, snaps, strict=True):
+        cache.put(viewer_key(*state, who), snap)
+
+
 async def _read_batch(
     batch: Callable[[str, list[Any]], list[Any]],
     code: str,
@@ -312,9 +341,7 @@ async def _read_batch(
     cache: SnapshotCache,
 ) -> None:
     """One ``service.snapshots`` call in a worker thread; stores each viewer's snapshot."""
-    snaps = await asyncio.to_thread(batch, code, whos)
-    for who, snap in zip(whos, snaps, strict=True):
-        cache.put(viewer_key(*state, who), snap)
+    _keep(cache, state, whos, await asyncio.to_thread(batch, code, whos))
 
 
 def discard_action(view: PlayerView | None, card: Card) -> Action:

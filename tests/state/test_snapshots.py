@@ -403,3 +403,84 @@ def test_the_last_good_snapshot_is_per_viewer_and_the_newest_version():
     cache.put(viewer_key("T", 3, 2, ana), _Snap(6, "v6"))
     cache.clear()
     assert cache.last_good("T", ana) is None
+
+
+def test_a_state_derived_from_the_own_commit_is_built_on_the_loop(db_url, monkeypatch):
+    """After this process's own plain move, the tabs' snapshots come from snapshots_known on
+    the event loop's own thread (no worker thread); before it (nothing kept) and after a chat
+    line (not derivable) they come from the batch read in a worker thread. Same projections.
+    On PostgreSQL (several processes) nothing is derived: every state is a read."""
+    from pifecacheta import db, service
+
+    monkeypatch.setenv("PIFECACHETA_FIXED_SEED", "7")
+    real = service.TableService(db.init_db(db_url))
+    one_process = real.store.engine.dialect.name == "sqlite"
+    cache = SnapshotCache()
+    real.on_change(cache.table_changed)
+    people = [real.identify(None, None, n) for n in ("Ana", "Bruno", "Eva")]
+    code = real.create_table(people[0], CACHETA_7)
+    real.join(code, people[1])
+    real.start(code, people[0])
+
+    class Recording:
+        def __init__(self) -> None:
+            self.calls: list[tuple[str, int, bool]] = []  # (method, thread, answered)
+
+        def snapshot(self, c, who):
+            self.calls.append(("snapshot", threading.get_ident(), True))
+            return real.snapshot(c, who)
+
+        def snapshots(self, c, whos):
+            self.calls.append(("snapshots", threading.get_ident(), True))
+            return real.snapshots(c, whos)
+
+        def snapshots_known(self, c, whos):
+            snaps = real.snapshots_known(c, whos)
+            self.calls.append(("known", threading.get_ident(), snaps is not None))
+            return snaps
+
+    svc = Recording()
+
+    async def every_tab(count):
+        loop_thread = threading.get_ident()
+        snaps = await asyncio.gather(*(snapshot_for(svc, code, w, count, cache) for w in people))
+        return loop_thread, snaps
+
+    loop_thread, first = asyncio.run(every_tab(1))  # nobody seen yet: the other tabs read alone
+    assert [c[0] for c in svc.calls][:2] == ["known", "snapshots"]  # nothing kept yet: a read
+    assert svc.calls[0][2] is False and all(c[1] != loop_thread for c in svc.calls[1:])
+    svc.calls.clear()
+    asyncio.run(every_tab(2))  # every tab seen: one batch read for the three, kept
+    assert [c[0] for c in svc.calls] == ["known", "snapshots"] and svc.calls[0][2] is False
+    turn = first[0].view.turn
+    real.act(code, people[turn], Draw(), expected_version=first[0].version)
+    svc.calls.clear()
+    loop_thread, after = asyncio.run(every_tab(3))
+    if one_process:
+        assert svc.calls == [("known", loop_thread, True)]  # one call, on the loop, no thread
+    else:
+        assert [c[:1] + c[2:] for c in svc.calls] == [("known", False), ("snapshots", True)]
+    assert after == [real.snapshot(code, w) for w in people]
+    assert [s.my_seat for s in after] == [0, 1, None] and after[turn].view.hand_counts[turn] == 10
+    real.chat(code, people[0], "oi")  # a chat line: the kept read cannot give the next state
+    svc.calls.clear()
+    _, chatted = asyncio.run(every_tab(4))
+    assert [c[0] for c in svc.calls] == ["known", "snapshots"] and svc.calls[0][2] is False
+    assert [c.text for c in chatted[2].chat] == ["oi"]
+
+
+def test_a_failing_known_snapshot_falls_back_to_the_read(caplog):
+    """snapshots_known raising is logged and the batch read in a worker thread answers."""
+
+    class Broken:
+        def snapshot(self, c, who):
+            raise AssertionError("the batch answers")
+
+        def snapshots(self, c, whos):
+            return [("read", w.player_id) for w in whos]
+
+        def snapshots_known(self, c, whos):
+            raise RuntimeError("boom")
+
+    snap = asyncio.run(snapshot_for(Broken(), "T", _Who("a", "s"), 1, SnapshotCache()))
+    assert snap == ("read", "a") and "from the last commit failed" in caplog.text
