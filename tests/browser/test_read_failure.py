@@ -24,7 +24,9 @@ from playwright.sync_api import expect
 @contextlib.contextmanager
 def _failing_reads(n: int) -> Iterator[list[int]]:
     """The app's service fails its next ``n`` table reads (``snapshot``/``snapshots``) with
-    SQLite's "database is locked"; yields ``[reads failed so far]``."""
+    SQLite's "database is locked"; yields ``[reads failed so far]``. Meanwhile it derives no
+    table state from its own commit either (``snapshots_known``, which reads nothing), so
+    every state goes to a read that fails."""
     from pifecacheta.service import get_service
 
     svc = get_service()
@@ -32,7 +34,7 @@ def _failing_reads(n: int) -> Iterator[list[int]]:
         pytest.skip("the app's service is not in this process")
     lock = threading.Lock()
     failed = [0]
-    real_one, real_many = svc.snapshot, svc.snapshots
+    real_one, real_many, real_known = svc.snapshot, svc.snapshots, svc.snapshots_known
 
     def fail_once() -> None:
         with lock:
@@ -48,11 +50,17 @@ def _failing_reads(n: int) -> Iterator[list[int]]:
         fail_once()
         return real_many(code, whos)
 
-    svc.snapshot, svc.snapshots = snapshot, snapshots
+    def snapshots_known(code, whos):
+        with lock:
+            if failed[0] < n:
+                return None
+        return real_known(code, whos)
+
+    svc.snapshot, svc.snapshots, svc.snapshots_known = snapshot, snapshots, snapshots_known
     try:
         yield failed
     finally:
-        del svc.snapshot, svc.snapshots  # back to the class's methods
+        del svc.snapshot, svc.snapshots, svc.snapshots_known  # back to the class's methods
 
 
 def test_a_failed_read_on_my_move_keeps_the_table_and_catches_up(app_harness, new_page):
