@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import sqlalchemy as sa
 from sqlmodel import Session, select
@@ -119,3 +119,23 @@ def give_hand(match: Match, seat: int, notation: str) -> Match:
         match,
         round=replace(r, hands=tuple(tuple(h) for h in hands), stock=tuple(stock), discard_pile=tuple(pile)),
     )
+
+
+def play_rounds(svc: TableService, code: str, who: Identity, rng: random.Random) -> Iterator[bool]:
+    """Play table ``code`` with ``who`` at seat 0 (going out when it can) and bots at the other
+    seats through Cacheta rounds, until the match ends or round 3 is over (at most 300
+    moves). Yields after each move: True when a bot made it (``svc.bot_step``), False when the
+    person did (PRÓXIMA RODADA included)."""
+    engine = svc.store.engine
+    for _ in range(300):
+        m = hidden_match(engine, code)
+        if m.round.phase is Phase.MATCH_OVER or m.round.phase is Phase.ROUND_OVER and m.round_number > 2:
+            return
+        if m.round.phase in (Phase.DRAW, Phase.DISCARD) and m.round.turn == 0:
+            assert play_human_move(svc, engine, code, who, 0, rng, go_out=True)
+            yield False
+        elif svc.bot_step(code):
+            yield True
+        else:
+            assert play_human_move(svc, engine, code, who, 0, rng)  # PRÓXIMA RODADA
+            yield False

@@ -12,10 +12,10 @@ import pytest
 import sqlalchemy as sa
 
 from pifecacheta.db import make_engine
-from pifecacheta.rules import CACHETA_7, Phase
+from pifecacheta.rules import CACHETA_7
 from pifecacheta.service import Identity, TableService, bot_process
 
-from .helpers import hidden_match, log_count, play_human_move
+from .helpers import hidden_match, log_count, play_human_move, play_rounds
 from .test_known_rows import _compare_kept
 
 
@@ -64,21 +64,14 @@ def test_the_child_makes_the_steps_and_the_parent_carries_on_from_them(app_like:
     code, ana = _cacheta_with_bots(svc)
     told: list[str] = []
     svc.on_change(told.append)
-    rng, compared, after_bot = random.Random(7), 0, 0
-    for _ in range(300):
-        m = hidden_match(svc.store.engine, code)
-        if m.round.phase is Phase.MATCH_OVER or m.round.phase is Phase.ROUND_OVER and m.round_number > 2:
-            break
-        if m.round.phase in (Phase.DRAW, Phase.DISCARD) and m.round.turn == 0:
-            assert play_human_move(svc, svc.store.engine, code, ana, 0, rng, go_out=True)
-        else:
-            steps, heard = remote.steps, len(told)
-            if svc.bot_step(code):
-                assert remote.steps == steps + 1 and told[heard:] == [code]
-                after_bot += _compare_kept(svc, code)  # kept at the child's version: adopted
-            else:
-                assert play_human_move(svc, svc.store.engine, code, ana, 0, rng)  # PRÓXIMA RODADA
+    compared = after_bot = 0
+    steps, heard = remote.steps, len(told)
+    for by_bot in play_rounds(svc, code, ana, random.Random(7)):
+        if by_bot:
+            assert remote.steps == steps + 1 and told[heard:] == [code]
+            after_bot += _compare_kept(svc, code)  # kept at the child's version: adopted
         compared += _compare_kept(svc, code)
+        steps, heard = remote.steps, len(told)
     assert remote.steps > 20 and compared > 30 and after_bot > 20
     with svc.store.engine.connect() as c:
         versions = [v for (v,) in c.execute(sa.text("SELECT version FROM action_log ORDER BY id"))]

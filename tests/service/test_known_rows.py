@@ -20,7 +20,7 @@ from sqlalchemy import event
 from pifecacheta.rules import CACHETA_7, PIFE, Discard, Draw, IllegalActionError, LeaveTable, Phase
 from pifecacheta.service import AccessReplaced, NotSeated, StaleVersion, TableService
 
-from .helpers import hidden_match, log_count, patch_match, play_human_move
+from .helpers import hidden_match, log_count, patch_match, play_human_move, play_rounds
 
 
 @contextmanager
@@ -93,15 +93,8 @@ def test_the_kept_row_and_seats_are_the_database_s(svc: TableService, people: li
     code = svc.create_table(ana, CACHETA_7)
     svc.add_bots(code, ana, ["Carmen", "Tito"])
     svc.start(code, ana)
-    rng, compared = random.Random(7), 0
-    for _ in range(300):
-        m = hidden_match(svc.store.engine, code)
-        if m.round.phase is Phase.MATCH_OVER or m.round.phase is Phase.ROUND_OVER and m.round_number > 2:
-            break
-        if m.round.phase in (Phase.DRAW, Phase.DISCARD) and m.round.turn == 0:
-            assert play_human_move(svc, svc.store.engine, code, ana, 0, rng, go_out=True)
-        elif not svc.bot_step(code):
-            assert play_human_move(svc, svc.store.engine, code, ana, 0, rng)  # PRÓXIMA RODADA
+    compared = 0
+    for _ in play_rounds(svc, code, ana, random.Random(7)):
         compared += _compare_kept(svc, code)
     assert compared > 30
 
