@@ -117,7 +117,9 @@ class Watchers:
 
 
 class WatchingState(Protocol):
-    """The two fields of a tab's state the push reads and sets (``TableState``)."""
+    """The two fields of a tab's state the push reads and sets (``TableState``). A state
+    that also has ``async hear(count)`` (``TableView.hear``) is told the count through it,
+    and sets ``table_version`` itself."""
 
     table_code: str
     table_version: int
@@ -218,7 +220,8 @@ class LocalFeed:
             log.error("live update of a tab failed", exc_info=task.exception())
 
     async def _push(self, code: str, tab: Tab, count: int) -> None:
-        """Set ``table_version`` of ``tab`` to ``count`` if it still shows table ``code``.
+        """Set ``table_version`` of ``tab`` to ``count`` (through its ``hear`` when it has one)
+        if it still shows table ``code``.
 
         A tab whose socket is gone stops watching (it watches again on its reconnect); so
         does a tab whose state shows another table. A later count is never wound back.
@@ -233,7 +236,11 @@ class LocalFeed:
             if state.table_code != code:
                 self.registry.unwatch(tab.token, code)
             elif state.table_version < count:
-                state.table_version = count
+                hear = getattr(state, "hear", None)
+                if hear is None:
+                    state.table_version = count
+                else:
+                    await hear(count)
 
     def open_tabs(self) -> list[Tab]:
         """The tabs watching a table here whose socket is open (by table code, then token)."""

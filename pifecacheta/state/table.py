@@ -160,6 +160,7 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
         self.join_name = session.name
         CACHE.forget_viewer(code, self._who())  # a (re)load shows the table as it is now
         self._reread_view()  # ... even when the table's change count did not move
+        await self._refresh_rounds()
         # A load changes nothing: nothing published, the other tabs stay as they are (this
         # tab's ``ui`` is evaluated and sent with this event's delta anyway).
 
@@ -492,4 +493,4 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
         feed's pushes, not awaited here (each tab's update takes that tab's lock only).
         """
         delivery = await live.current().apublish(self.table_code, skip=self._token())
-        self.table_version = delivery.count
+        await self.hear(delivery.count)

@@ -9,8 +9,13 @@ comes from the database through the service.
 again only when the tab hears a change of the table (``table_version``), its viewer changes, or
 :meth:`TableView._reread_view` asks (a page load, a re-read after a failed read), and sends
 them only then; any other event of the tab (a drag, a hidden message, the turn notices'
-``on_mount``) costs neither a read nor a serialisation of them. ``past_rounds`` stays
-uncached (Reflex sends it only when its serialised value changed, i.e. when a round ends).
+``on_mount``) costs neither a read nor a serialisation of them.
+
+``past_rounds`` (every round of the table's matches that ended with a go-out, REVANCHEs
+included) is a plain field, set by :meth:`TableView.hear` only when the list changed, i.e. when
+a round ends or a match begins: it grows with every round played at the table, and an uncached
+var of it cost a serialisation and a digest of the whole list at every delta of every tab
+(a third of the server's CPU after ten minutes at 200 tables, bench/README.md).
 
 The chat lines are not in ``ui`` (a move would send them all again): ``chat_lines`` is uncached
 too, evaluated once per tab and table change from the same cached snapshot, and sent only when
@@ -27,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime
+import itertools
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -57,7 +63,10 @@ _chats: OrderedDict[str, tuple[tuple[Any, ...], asyncio.Future[tuple[list[ChatUi
 # table code -> (the snapshot's chat, its lines as ChatUi) as last read, newest last: one list
 # for all the table's tabs, and the fallback of a failed read
 _table_chats: OrderedDict[str, tuple[tuple[Any, ...], list[ChatUi]]] = OrderedDict()
-KEPT_HISTORIES = 4096  # tabs (of _histories, and of _chats)
+# client token -> (the tab's _rounds_sent mark, the very list of past rounds it was last given)
+_sent_rounds: OrderedDict[str, tuple[int, list[RoundUi]]] = OrderedDict()
+_round_sends = itertools.count(1)  # the marks of _sent_rounds: unique in this process, never 0
+KEPT_HISTORIES = 4096  # tabs (of _histories, _chats and _sent_rounds)
 KEPT_CHATS = 1024  # tables (of _table_chats)
 
 # What the cached ``ui`` and ``history`` depend on: the table, the change count the tab heard,
@@ -123,6 +132,9 @@ class TableView(rx.State, mixin=True):
         _name: str
 
     _view_serial: int = 0  # bumped by _reread_view: ui and history are read again
+    # The past rounds, newest first (HistoryUi.rounds): set by _refresh_rounds only when changed.
+    past_rounds: rx.Field[list[RoundUi]] = rx.field(default_factory=list)
+    _rounds_sent: int = 0  # the mark of the list last put in past_rounds (_sent_rounds)
     _tab_token: str = ""  # this tab's client token, kept by _keep_token (a state never changes tab)
 
     @rx.var(deps=VIEW_DEPS, auto_deps=False, interval=datetime.timedelta(seconds=VIEW_TTL))
@@ -168,19 +180,43 @@ class TableView(rx.State, mixin=True):
         JSON kept per client token), i.e. when a line was added. The evaluation is a memory
         read: once per tab and table state (:meth:`_once_per_table_state`) from the snapshot
         ``ui`` read (:func:`snapshot_for`, cached per table change), shared by the tab's other
-        deltas of that state. A read that fails never blanks the chat (:meth:`_read_chat`)."""
+        deltas of that state. A read that fails never blanks the chat (:meth:`_read_chat`).
+        Being uncached, it also keeps this state in every delta of the tab, so that
+        :meth:`get_delta` sees a re-read asked for by :func:`schedule_reread`."""
         return await self._once_per_table_state(_chats, self._read_chat)
 
-    @rx.var(cache=False)
-    async def past_rounds(self) -> list[RoundUi]:
-        """The results of the match's rounds that ended with a go-out, newest first.
+    async def hear(self, count: int) -> None:
+        """This tab heard change ``count`` of its table (the live feed's push): ``table_version``
+        becomes ``count`` (``ui`` and ``history`` follow in the delta), and ``past_rounds`` the
+        table's rounds if they changed (:meth:`_refresh_rounds`)."""
+        self.table_version = count
+        await self._refresh_rounds()
 
-        ``cache=False``: evaluated for every delta of the tab (a memory read: the evaluation
-        ``history`` made for this table state, :meth:`_history`) and sent only when it
-        changed, at a round's end.
-        It also keeps this state in every delta of the tab, so that :meth:`get_delta` sees a
-        re-read asked for by :func:`schedule_reread`."""
-        return (await self._history()).rounds
+    async def _refresh_rounds(self) -> None:
+        """Set ``past_rounds`` to the rounds of this tab's history (:meth:`_history`, the
+        evaluation ``history`` shares) unless this tab was already given that very list.
+
+        The history's projection keeps its list of rounds, the same object, while no round
+        ends (``history_ui.history_for``); :data:`_sent_rounds` remembers which list each tab
+        was given, under a mark also kept in the tab's state, so a state new to this process
+        (a restart, an expired state) is always given the list. A failed read changes nothing.
+        """
+        hist, ok = await self._once_per_table_state_ok(_histories, self._read_history)
+        if not ok:
+            return
+        if not hist.rounds and not self.past_rounds:  # none before, none now (a lobby, a new table)
+            return
+        token = self._token()
+        sent = _sent_rounds.get(token) if token else None
+        if sent is not None and sent[0] == self._rounds_sent and sent[1] is hist.rounds:
+            return
+        self.past_rounds = hist.rounds
+        self._rounds_sent = mark = next(_round_sends)
+        if token:
+            _sent_rounds[token] = (mark, hist.rounds)
+            _sent_rounds.move_to_end(token)
+            while len(_sent_rounds) > KEPT_HISTORIES:
+                _sent_rounds.popitem(last=False)
 
     def _token(self) -> str:
         """This tab's client token: the one kept at the page's load (:meth:`_keep_token`), else
@@ -229,20 +265,28 @@ class TableView(rx.State, mixin=True):
         kept_by_tab: OrderedDict[str, tuple[tuple[Any, ...], asyncio.Future[tuple[T, bool]]]],
         read: Callable[[], Awaitable[tuple[T, bool]]],
     ) -> T:
+        """The value of :meth:`_once_per_table_state_ok`."""
+        return (await self._once_per_table_state_ok(kept_by_tab, read))[0]
+
+    async def _once_per_table_state_ok(
+        self,
+        kept_by_tab: OrderedDict[str, tuple[tuple[Any, ...], asyncio.Future[tuple[T, bool]]]],
+        read: Callable[[], Awaitable[tuple[T, bool]]],
+    ) -> tuple[T, bool]:
         """``read()``'s value for this tab's table state (table, change count heard, re-read
-        counter, viewer), evaluated once per tab and state: ``kept_by_tab`` keeps each tab's
-        last evaluation (its newest :data:`KEPT_HISTORIES` tabs), which the tab's other
-        deltas of the same state share, even while it runs. ``read`` returns the value and
-        whether it was read (False: the fallback of a failed read, not kept)."""
+        counter, viewer), evaluated once per tab and state, and whether it was read (False:
+        the fallback of a failed read, not kept). ``kept_by_tab`` keeps each tab's last
+        evaluation (its newest :data:`KEPT_HISTORIES` tabs), which the tab's other deltas of
+        the same state share, even while it runs."""
         token = self._token()
         key = (self.table_code, self.table_version, self._view_serial, self.me, self._secret)
         loop = asyncio.get_running_loop()
         kept = kept_by_tab.get(token) if token else None
         if kept is not None and kept[0] == key:
             if kept[1].done() and not kept[1].cancelled() and kept[1].exception() is None:
-                return kept[1].result()[0]
+                return kept[1].result()
             if kept[1].get_loop() is loop:
-                return (await asyncio.shield(kept[1]))[0]
+                return await asyncio.shield(kept[1])
         task = asyncio.ensure_future(read())
         if token:
             kept_by_tab[token] = (key, task)
@@ -252,7 +296,7 @@ class TableView(rx.State, mixin=True):
         found, ok = await asyncio.shield(task)
         if not ok and token and kept_by_tab.get(token, (None, None))[1] is task:
             del kept_by_tab[token]  # the next evaluation reads again
-        return found
+        return found, ok
 
     async def _read_history(self) -> tuple[HistoryUi, bool]:
         """The history and whether it was read (False: the fallback of a failed read)."""

@@ -2,8 +2,8 @@
 
 Right after a change every tab of the table asks :func:`history_ui.history_for` at once: they
 share one service read (``_read``), and the new projection reuses the lines of the events the
-previous one already showed, and its list of past rounds while no round ended (so the
-uncached ``past_rounds`` var compares the same objects). Real :class:`TableService`, real
+previous one already showed, and its list of past rounds while no round ended (so a tab's
+``past_rounds`` field is set again only when a round ended). Real :class:`TableService`, real
 snapshots; the service's kept history is dropped to force the read, as after a change made by
 another process.
 """

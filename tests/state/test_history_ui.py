@@ -23,7 +23,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
 from _history_plan import find_take_and_jump  # noqa: E402
 
 HISTORY = TableState.computed_vars["history"]._fget
-PAST = TableState.computed_vars["past_rounds"]._fget
 
 
 @pytest.fixture
@@ -127,8 +126,8 @@ def test_the_tabs_vars_serve_every_viewer_from_one_read(svc: TableService, monke
     assert reads == [code]  # one replay from the log, then memory for the other tab
     assert h_ana.lines == h_bruno.lines and h_ana.rounds == [] and len(h_ana.lines) > 5
     assert h_ana.latest.name == "Bruno" and h_bruno.latest.name == "Ana"
-    past = asyncio.run(PAST(ana.state))
-    assert len(past) == 1 and past[0].result_winner == "Bruno"
+    asyncio.run(ana.state._refresh_rounds())
+    assert len(ana.state.past_rounds) == 1 and ana.state.past_rounds[0].result_winner == "Bruno"
     assert asyncio.run(HISTORY(spectator.state)).lines == []  # no viewer identity yet
 
 

@@ -12,19 +12,26 @@ real ones Reflex builds for a tab's real state (``tests/state/_tab.py``), agains
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 import reflex as rx
 from _tab import RealTab, _app, use_service
 
-from pifecacheta.rules import CACHETA_7, Draw
+from pifecacheta.rules import CACHETA_7, Draw, NextRound
 from pifecacheta.service import TableService
-from pifecacheta.state import snapshots, table_view
+from pifecacheta.state import history_ui, snapshots, table_view, wire
+from pifecacheta.state.history_ui import RoundUi
 from pifecacheta.state.notices import NoticeState
 from pifecacheta.state.snapshots import CACHE
 from pifecacheta.state.table import TableState
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
+from _history_plan import find_take_and_jump  # noqa: E402
 
 UI_KEY = "ui_rx_state_"
 HISTORY_KEY = "history_rx_state_"
@@ -88,8 +95,8 @@ def _delta(tab: RealTab, fn: Any = None, cls: type[Any] = TableState) -> dict[st
     async def run() -> None:
         async with _app().modify_state(rx.BaseStateToken(ident=tab.token, cls=TableState)) as root:
             state = await root.get_state(cls)
-            if fn is not None:
-                fn(state)
+            if fn is not None and inspect.isawaitable(result := fn(state)):
+                await result  # an async handler's work (TableState.hear: the feed's push)
             delta = await root._get_resolved_delta()
             root._clean()
             out.update(delta.get(TableState.get_full_name(), {}))
@@ -145,11 +152,38 @@ def test_a_failed_read_is_read_again_by_the_next_delta(table):
     assert UI_KEY not in _delta(tab)  # and only once
 
 
-def test_past_rounds_is_sent_only_when_it_changed(table):
-    svc, counting, code, bruno, tab = table
-    first = _delta(tab, lambda s: setattr(s, "table_version", 2))
-    assert first[ROUNDS_KEY] == []
-    assert ROUNDS_KEY not in _delta(tab, lambda s: setattr(s, "table_version", 3))
+def test_past_rounds_come_once_per_round_and_cost_nothing_between(db_engine, clock, monkeypatch):
+    """The past rounds reach a tab with the push that ended the round, and a new tab with its
+    first push; the pushes between carry no ``past_rounds`` and serialise no round at all (an
+    uncached var of them wrote and digested the whole list at every delta of every tab)."""
+    svc = TableService(db_engine, clock=clock, bot_delay=0)
+    use_service(monkeypatch, svc)
+    CACHE.clear()
+    history_ui._kept.clear()
+    seed, _final, log = find_take_and_jump(CACHETA_7, max_actions=30)
+    svc.store.seed_source = lambda: seed
+    who = {0: svc.identify(None, None, "Ana"), 1: svc.identify(None, None, "Bruno")}
+    code = svc.create_table(who[0], CACHETA_7)
+    svc.join(code, who[1])
+    svc.start(code, who[0])
+    for seat, action in log[:-1]:
+        svc.act(code, who[seat], action, expected_version=svc.snapshot(code, who[seat]).version)
+    tab = RealTab(code, who[1], table_version=1)
+    assert ROUNDS_KEY not in _delta(tab, lambda s: s.hear(2))  # no round over yet: nothing to send
+    seat, action = log[-1]  # the go-out
+    svc.act(code, who[seat], action, expected_version=svc.snapshot(code, who[seat]).version)
+    ended = _delta(tab, lambda s: s.hear(3))
+    assert [r.round_number for r in ended[ROUNDS_KEY]] == [1] and ended[ROUNDS_KEY][0].has_result
+    written: list[Any] = []
+    real_plain = wire.plain
+    monkeypatch.setattr(wire, "plain", lambda v: written.append(v) or real_plain(v))
+    svc.act(code, who[0], NextRound(), expected_version=svc.snapshot(code, who[0]).version)
+    for delta in (_delta(tab, lambda s: s.hear(4)), _delta(tab, lambda s: setattr(s, "dragging", "7h"))):
+        assert ROUNDS_KEY not in delta
+    assert not [v for v in written if isinstance(v, RoundUi)]  # nor written, nor digested
+    newcomer = RealTab(code, who[0], table_version=1)  # a tab this process never gave them to
+    assert [r.round_number for r in _delta(newcomer, lambda s: s.hear(4))[ROUNDS_KEY]] == [1]
+    assert ROUNDS_KEY not in _delta(newcomer, lambda s: s.hear(5))
 
 
 def test_history_and_past_rounds_share_one_evaluation(table, monkeypatch):
@@ -162,12 +196,12 @@ def test_history_and_past_rounds_share_one_evaluation(table, monkeypatch):
         return await real(service, snap)
 
     monkeypatch.setattr(table_view, "history_for", counted)
-    first = _delta(tab, lambda s: setattr(s, "table_version", 2))
-    assert HISTORY_KEY in first and ROUNDS_KEY in first and len(asked) == 1  # one for both vars
-    _delta(tab, lambda s: setattr(s, "dragging", "7h"))  # past_rounds again: the same evaluation
+    first = _delta(tab, lambda s: s.hear(2))  # the push: past_rounds checked, history sent
+    assert HISTORY_KEY in first and len(asked) == 1  # one evaluation for both
+    _delta(tab, lambda s: setattr(s, "dragging", "7h"))  # neither is evaluated again
     assert len(asked) == 1
     svc.act(code, bruno, Draw(), expected_version=first[UI_KEY].version)
-    after = _delta(tab, lambda s: setattr(s, "table_version", 3))
+    after = _delta(tab, lambda s: s.hear(3))
     assert HISTORY_KEY in after and len(asked) == 2
 
 

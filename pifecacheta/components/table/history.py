@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
-from reflex_base.vars import ObjectVar, Var
+from reflex_base.vars import ArrayVar, ObjectVar, Var
 from reflex_base.vars.function import FunctionStringVar
 
 from pifecacheta.components.cards import card_label
@@ -29,7 +29,7 @@ from pifecacheta.state.table import TableState
 from pifecacheta.state.viewer import ViewerState
 
 HIST = TableState.history
-ROUNDS = TableState.past_rounds
+ROUNDS: ArrayVar[list[RoundUi]] = TableState.past_rounds  # type: ignore[assignment]
 
 FOCUS_RING: dict[str, Any] = {"&:focus-visible": {"outline": "2px solid #ffd27f", "outline_offset": "2px"}}
 

@@ -17,16 +17,17 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
-from reflex_base.vars import ObjectVar
+from reflex_base.vars import ArrayVar, ObjectVar
 
 from pifecacheta.components.cards import card_face
 from pifecacheta.components.common import close_button
 from pifecacheta.components.table.round_over import LAST_CLOSED, LAST_SEEN, result_lines, went_out_text
 from pifecacheta.components.table.shared import NAME_STYLE, UI, T, badge, fill_in
+from pifecacheta.state.history_ui import RoundUi
 from pifecacheta.state.table import TableState
 from pifecacheta.state.ui_values import SeatUi
 
-ROUNDS = TableState.past_rounds
+ROUNDS: ArrayVar[list[RoundUi]] = TableState.past_rounds  # type: ignore[assignment]
 FOCUS_RING: dict[str, Any] = {"&:focus-visible": {"outline": "2px solid #ffd27f", "outline_offset": "2px"}}
 
 
