@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if notice:
                 (await root.get_state(NoticeState)).permission = rng.choice(("granted", "default"))
             else:
-                tab.table_version = count
+                await tab._hear(count)  # the live feed's push
             delta = await root._get_resolved_delta()
             root._clean()
         frame = json_dumps(delta)

@@ -118,8 +118,9 @@ class Watchers:
 
 class WatchingState(Protocol):
     """The two fields of a tab's state the push reads and sets (``TableState``). A state
-    that also has ``async hear(count)`` (``TableView.hear``) is told the count through it,
-    and sets ``table_version`` itself."""
+    that also has ``async _hear(count)`` (``TableView._hear``) is told the count through it,
+    and sets ``table_version`` itself; one with ``async _catch_up()`` runs it in
+    :meth:`LocalFeed.refresh`."""
 
     table_code: str
     table_version: int
@@ -220,7 +221,7 @@ class LocalFeed:
             log.error("live update of a tab failed", exc_info=task.exception())
 
     async def _push(self, code: str, tab: Tab, count: int) -> None:
-        """Set ``table_version`` of ``tab`` to ``count`` (through its ``hear`` when it has one)
+        """Set ``table_version`` of ``tab`` to ``count`` (through its ``_hear`` when it has one)
         if it still shows table ``code``.
 
         A tab whose socket is gone stops watching (it watches again on its reconnect); so
@@ -236,7 +237,7 @@ class LocalFeed:
             if state.table_code != code:
                 self.registry.unwatch(tab.token, code)
             elif state.table_version < count:
-                hear = getattr(state, "hear", None)
+                hear = getattr(state, "_hear", None)
                 if hear is None:
                     state.table_version = count
                 else:
@@ -278,6 +279,8 @@ class LocalFeed:
         """See :meth:`LiveFeed.refresh`."""
         if self.app is None or self.state_cls is None:
             return False
-        async with self.app.modify_state(rx.BaseStateToken(ident=token, cls=self.state_cls)):
-            pass
+        async with self.app.modify_state(rx.BaseStateToken(ident=token, cls=self.state_cls)) as root:
+            catch_up = getattr(await root.get_state(self.state_cls), "_catch_up", None)
+            if catch_up is not None:
+                await catch_up()
         return True

@@ -493,4 +493,4 @@ class TableState(TableView, Seating, Invite, DiscardGuard, rx.State):
         feed's pushes, not awaited here (each tab's update takes that tab's lock only).
         """
         delivery = await live.current().apublish(self.table_code, skip=self._token())
-        await self.hear(delivery.count)
+        await self._hear(delivery.count)

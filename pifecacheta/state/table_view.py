@@ -12,7 +12,7 @@ them only then; any other event of the tab (a drag, a hidden message, the turn n
 ``on_mount``) costs neither a read nor a serialisation of them.
 
 ``past_rounds`` (every round of the table's matches that ended with a go-out, REVANCHEs
-included) is a plain field, set by :meth:`TableView.hear` only when the list changed, i.e. when
+included) is a plain field, set by :meth:`TableView._hear` only when the list changed, i.e. when
 a round ends or a match begins: it grows with every round played at the table, and an uncached
 var of it cost a serialisation and a digest of the whole list at every delta of every tab
 (a third of the server's CPU after ten minutes at 200 tables, bench/README.md).
@@ -34,6 +34,7 @@ import dataclasses
 import datetime
 import itertools
 import logging
+import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -65,7 +66,9 @@ _chats: OrderedDict[str, tuple[tuple[Any, ...], asyncio.Future[tuple[list[ChatUi
 _table_chats: OrderedDict[str, tuple[tuple[Any, ...], list[ChatUi]]] = OrderedDict()
 # client token -> (the tab's _rounds_sent mark, the very list of past rounds it was last given)
 _sent_rounds: OrderedDict[str, tuple[int, list[RoundUi]]] = OrderedDict()
-_round_sends = itertools.count(1)  # the marks of _sent_rounds: unique in this process, never 0
+# The marks of _sent_rounds: never 0, and from a random start, so that two processes serving
+# one tab in turn (a cluster) do not hand it the same mark for different lists.
+_round_sends = itertools.count(1 + secrets.randbits(48) * 2**16)
 KEPT_HISTORIES = 4096  # tabs (of _histories, _chats and _sent_rounds)
 KEPT_CHATS = 1024  # tables (of _table_chats)
 
@@ -135,6 +138,8 @@ class TableView(rx.State, mixin=True):
     # The past rounds, newest first (HistoryUi.rounds): set by _refresh_rounds only when changed.
     past_rounds: rx.Field[list[RoundUi]] = rx.field(default_factory=list)
     _rounds_sent: int = 0  # the mark of the list last put in past_rounds (_sent_rounds)
+    _rounds_code: str = ""  # the table whose rounds past_rounds holds
+    _rounds_stale: bool = False  # the last read of them failed: _catch_up reads them again
     _tab_token: str = ""  # this tab's client token, kept by _keep_token (a state never changes tab)
 
     @rx.var(deps=VIEW_DEPS, auto_deps=False, interval=datetime.timedelta(seconds=VIEW_TTL))
@@ -185,12 +190,19 @@ class TableView(rx.State, mixin=True):
         :meth:`get_delta` sees a re-read asked for by :func:`schedule_reread`."""
         return await self._once_per_table_state(_chats, self._read_chat)
 
-    async def hear(self, count: int) -> None:
-        """This tab heard change ``count`` of its table (the live feed's push): ``table_version``
-        becomes ``count`` (``ui`` and ``history`` follow in the delta), and ``past_rounds`` the
-        table's rounds if they changed (:meth:`_refresh_rounds`)."""
+    async def _hear(self, count: int) -> None:
+        """This tab heard change ``count`` of its table (the live feed's push, the tab's own
+        move): ``table_version`` becomes ``count`` (``ui`` and ``history`` follow in the
+        delta), and ``past_rounds`` the table's rounds if they changed (:meth:`_refresh_rounds`).
+        Not an event: a browser cannot call it."""
         self.table_version = count
         await self._refresh_rounds()
+
+    async def _catch_up(self) -> None:
+        """A re-read of this tab (:func:`schedule_reread`, through ``LiveFeed.refresh``): the
+        past rounds are read again if their last read failed."""
+        if self._rounds_stale:
+            await self._refresh_rounds()
 
     async def _refresh_rounds(self) -> None:
         """Set ``past_rounds`` to the rounds of this tab's history (:meth:`_history`, the
@@ -199,18 +211,29 @@ class TableView(rx.State, mixin=True):
         The history's projection keeps its list of rounds, the same object, while no round
         ends (``history_ui.history_for``); :data:`_sent_rounds` remembers which list each tab
         was given, under a mark also kept in the tab's state, so a state new to this process
-        (a restart, an expired state) is always given the list. A failed read changes nothing.
+        (a restart, an expired state) is always given the list. A failed read keeps the rounds
+        shown when they are this table's (else the table's last kept ones, or none), and
+        schedules a re-read of the tab (:meth:`_catch_up`).
         """
         hist, ok = await self._once_per_table_state_ok(_histories, self._read_history)
-        if not ok:
-            return
-        if not hist.rounds and not self.past_rounds:  # none before, none now (a lobby, a new table)
-            return
         token = self._token()
+        if not ok:
+            if self._rounds_code != self.table_code:  # never another table's rounds
+                kept = last_kept(self.table_code)
+                self.past_rounds = kept.rounds if kept is not None else []
+                self._rounds_code = self.table_code
+            self._rounds_sent, self._rounds_stale = 0, True  # the next read sets them whatever
+            schedule_reread(token)
+            return
+        self._rounds_stale = False
+        if not hist.rounds and not self.past_rounds:  # none before, none now (a lobby, a new table)
+            self._rounds_code = self.table_code
+            return
         sent = _sent_rounds.get(token) if token else None
         if sent is not None and sent[0] == self._rounds_sent and sent[1] is hist.rounds:
             return
         self.past_rounds = hist.rounds
+        self._rounds_code = self.table_code
         self._rounds_sent = mark = next(_round_sends)
         if token:
             _sent_rounds[token] = (mark, hist.rounds)

@@ -96,7 +96,7 @@ def _delta(tab: RealTab, fn: Any = None, cls: type[Any] = TableState) -> dict[st
         async with _app().modify_state(rx.BaseStateToken(ident=tab.token, cls=TableState)) as root:
             state = await root.get_state(cls)
             if fn is not None and inspect.isawaitable(result := fn(state)):
-                await result  # an async handler's work (TableState.hear: the feed's push)
+                await result  # an async handler's work (TableState._hear: the feed's push)
             delta = await root._get_resolved_delta()
             root._clean()
             out.update(delta.get(TableState.get_full_name(), {}))
@@ -152,12 +152,13 @@ def test_a_failed_read_is_read_again_by_the_next_delta(table):
     assert UI_KEY not in _delta(tab)  # and only once
 
 
-def test_past_rounds_come_once_per_round_and_cost_nothing_between(db_engine, clock, monkeypatch):
-    """The past rounds reach a tab with the push that ended the round, and a new tab with its
-    first push; the pushes between carry no ``past_rounds`` and serialise no round at all (an
-    uncached var of them wrote and digested the whole list at every delta of every tab)."""
+@pytest.fixture
+def round_over(db_engine, clock, monkeypatch):
+    """A Cacheta match of Ana and Bruno one move before its first round's go-out: the
+    service, the players, the table, and ``go_out()``, which plays that move."""
     svc = TableService(db_engine, clock=clock, bot_delay=0)
     use_service(monkeypatch, svc)
+    monkeypatch.setattr(table_view, "schedule_reread", lambda token, feed=None: True)
     CACHE.clear()
     history_ui._kept.clear()
     seed, _final, log = find_take_and_jump(CACHETA_7, max_actions=30)
@@ -166,24 +167,82 @@ def test_past_rounds_come_once_per_round_and_cost_nothing_between(db_engine, clo
     code = svc.create_table(who[0], CACHETA_7)
     svc.join(code, who[1])
     svc.start(code, who[0])
-    for seat, action in log[:-1]:
+
+    def play(seat: int, action: Any) -> None:
         svc.act(code, who[seat], action, expected_version=svc.snapshot(code, who[seat]).version)
+
+    for seat, action in log[:-1]:
+        play(seat, action)
+    yield svc, who, code, lambda: play(*log[-1])
+    CACHE.clear()
+
+
+def test_past_rounds_come_once_per_round_and_cost_nothing_between(round_over, monkeypatch):
+    """The past rounds reach a tab with the push that ended the round, and a new tab with its
+    first push; the pushes between carry no ``past_rounds`` and serialise no round at all (an
+    uncached var of them wrote and digested the whole list at every delta of every tab)."""
+    svc, who, code, go_out = round_over
     tab = RealTab(code, who[1], table_version=1)
-    assert ROUNDS_KEY not in _delta(tab, lambda s: s.hear(2))  # no round over yet: nothing to send
-    seat, action = log[-1]  # the go-out
-    svc.act(code, who[seat], action, expected_version=svc.snapshot(code, who[seat]).version)
-    ended = _delta(tab, lambda s: s.hear(3))
+    assert ROUNDS_KEY not in _delta(tab, lambda s: s._hear(2))  # no round over yet: nothing to send
+    go_out()
+    ended = _delta(tab, lambda s: s._hear(3))
     assert [r.round_number for r in ended[ROUNDS_KEY]] == [1] and ended[ROUNDS_KEY][0].has_result
     written: list[Any] = []
     real_plain = wire.plain
     monkeypatch.setattr(wire, "plain", lambda v: written.append(v) or real_plain(v))
     svc.act(code, who[0], NextRound(), expected_version=svc.snapshot(code, who[0]).version)
-    for delta in (_delta(tab, lambda s: s.hear(4)), _delta(tab, lambda s: setattr(s, "dragging", "7h"))):
+    for delta in (_delta(tab, lambda s: s._hear(4)), _delta(tab, lambda s: setattr(s, "dragging", "7h"))):
         assert ROUNDS_KEY not in delta
     assert not [v for v in written if isinstance(v, RoundUi)]  # nor written, nor digested
     newcomer = RealTab(code, who[0], table_version=1)  # a tab this process never gave them to
-    assert [r.round_number for r in _delta(newcomer, lambda s: s.hear(4))[ROUNDS_KEY]] == [1]
-    assert ROUNDS_KEY not in _delta(newcomer, lambda s: s.hear(5))
+    assert [r.round_number for r in _delta(newcomer, lambda s: s._hear(4))[ROUNDS_KEY]] == [1]
+    assert ROUNDS_KEY not in _delta(newcomer, lambda s: s._hear(5))
+    assert "_hear" not in TableState.event_handlers  # a browser cannot send it
+
+
+def test_past_rounds_read_again_after_a_failed_read(round_over, monkeypatch):
+    """A history read that fails on the push ending a round leaves the past rounds stale
+    only until the tab's re-read (``LiveFeed.refresh`` -> ``_catch_up``), not until the next
+    change at the table; the tab's other events do not read them."""
+    svc, who, code, go_out = round_over
+    tab = RealTab(code, who[1], table_version=1)
+    _delta(tab, lambda s: s._hear(2))
+    go_out()
+    real = table_view.history_for
+
+    async def failing(service: Any, snap: Any) -> Any:
+        raise RuntimeError("database is locked")
+
+    monkeypatch.setattr(table_view, "history_for", failing)
+    assert ROUNDS_KEY not in _delta(tab, lambda s: s._hear(3))
+    monkeypatch.setattr(table_view, "history_for", real)
+    assert ROUNDS_KEY not in _delta(tab, lambda s: setattr(s, "dragging", "7h"))
+    caught_up = _delta(tab, lambda s: s._catch_up())  # what the scheduled re-read runs
+    assert [r.round_number for r in caught_up[ROUNDS_KEY]] == [1]
+    assert ROUNDS_KEY not in _delta(tab, lambda s: s._catch_up())  # and only once
+
+
+def test_a_tab_moving_to_another_table_never_keeps_the_first_ones_rounds(round_over, monkeypatch):
+    """A tab that goes from a table with past rounds to another while that one's history
+    cannot be read shows no rounds rather than the first table's."""
+    svc, who, code, go_out = round_over
+    go_out()
+    tab = RealTab(code, who[1], table_version=1)
+    assert len(_delta(tab, lambda s: s._hear(2))[ROUNDS_KEY]) == 1
+    other = svc.create_table(who[1], CACHETA_7)
+    svc.join(other, who[0])
+    svc.start(other, who[1])
+
+    async def failing(service: Any, snap: Any) -> Any:
+        raise RuntimeError("database is locked")
+
+    monkeypatch.setattr(table_view, "history_for", failing)
+
+    async def move(state: Any) -> None:
+        state.table_code = other
+        await state._hear(1)
+
+    assert _delta(tab, move)[ROUNDS_KEY] == []
 
 
 def test_history_and_past_rounds_share_one_evaluation(table, monkeypatch):
@@ -196,12 +255,12 @@ def test_history_and_past_rounds_share_one_evaluation(table, monkeypatch):
         return await real(service, snap)
 
     monkeypatch.setattr(table_view, "history_for", counted)
-    first = _delta(tab, lambda s: s.hear(2))  # the push: past_rounds checked, history sent
+    first = _delta(tab, lambda s: s._hear(2))  # the push: past_rounds checked, history sent
     assert HISTORY_KEY in first and len(asked) == 1  # one evaluation for both
     _delta(tab, lambda s: setattr(s, "dragging", "7h"))  # neither is evaluated again
     assert len(asked) == 1
     svc.act(code, bruno, Draw(), expected_version=first[UI_KEY].version)
-    after = _delta(tab, lambda s: s.hear(3))
+    after = _delta(tab, lambda s: s._hear(3))
     assert HISTORY_KEY in after and len(asked) == 2
 
 
