@@ -11,18 +11,14 @@ another process.
 from __future__ import annotations
 
 import asyncio
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
+from _take_and_jump import start_take_and_jump
 
-from pifecacheta.rules import CACHETA_7, Draw, NextRound
+from pifecacheta.rules import Draw, NextRound
 from pifecacheta.service import TableService
 from pifecacheta.state import history_ui
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
-from _history_plan import find_take_and_jump  # noqa: E402
 
 
 @pytest.fixture
@@ -32,12 +28,7 @@ def svc(db_engine, clock) -> TableService:
 
 
 def _start(svc: TableService) -> tuple[str, dict[int, Any], list[Any]]:
-    seed, _final, log = find_take_and_jump(CACHETA_7, max_actions=30)
-    svc.store.seed_source = lambda: seed
-    who = {0: svc.identify(None, None, "Ana"), 1: svc.identify(None, None, "Bruno")}
-    code = svc.create_table(who[0], CACHETA_7)
-    svc.join(code, who[1])
-    svc.start(code, who[0])
+    code, who, _final, log = start_take_and_jump(svc)
     return code, who, log
 
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import sys
-from pathlib import Path
 
 import pytest
 from _tab import RealTab, use_service
+from _take_and_jump import start_take_and_jump
 
 from pifecacheta import i18n
 from pifecacheta.rules import CACHETA_7, NextRound
@@ -18,9 +17,6 @@ from pifecacheta.service import TableService
 from pifecacheta.state import history_ui
 from pifecacheta.state.snapshots import CACHE
 from pifecacheta.state.table import TableState
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
-from _history_plan import find_take_and_jump  # noqa: E402
 
 HISTORY = TableState.computed_vars["history"]._fget
 
@@ -35,12 +31,7 @@ def svc(db_engine, clock, monkeypatch) -> TableService:
 
 
 def _play(svc: TableService):
-    seed, final, log = find_take_and_jump(CACHETA_7, max_actions=30)
-    svc.store.seed_source = lambda: seed
-    who = {0: svc.identify(None, None, "Ana"), 1: svc.identify(None, None, "Bruno")}
-    code = svc.create_table(who[0], CACHETA_7)
-    svc.join(code, who[1])
-    svc.start(code, who[0])
+    code, who, final, log = start_take_and_jump(svc)
     for seat, action in log:
         svc.act(code, who[seat], action, expected_version=svc.snapshot(code, who[seat]).version)
     return code, who, final, log

@@ -14,13 +14,12 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 import reflex as rx
 from _tab import RealTab, _app, use_service
+from _take_and_jump import start_take_and_jump
 
 from pifecacheta.rules import CACHETA_7, Draw, NextRound
 from pifecacheta.service import TableService
@@ -29,9 +28,6 @@ from pifecacheta.state.history_ui import RoundUi
 from pifecacheta.state.notices import NoticeState
 from pifecacheta.state.snapshots import CACHE
 from pifecacheta.state.table import TableState
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
-from _history_plan import find_take_and_jump  # noqa: E402
 
 UI_KEY = "ui_rx_state_"
 HISTORY_KEY = "history_rx_state_"
@@ -161,12 +157,7 @@ def round_over(db_engine, clock, monkeypatch):
     monkeypatch.setattr(table_view, "schedule_reread", lambda token, feed=None: True)
     CACHE.clear()
     history_ui._kept.clear()
-    seed, _final, log = find_take_and_jump(CACHETA_7, max_actions=30)
-    svc.store.seed_source = lambda: seed
-    who = {0: svc.identify(None, None, "Ana"), 1: svc.identify(None, None, "Bruno")}
-    code = svc.create_table(who[0], CACHETA_7)
-    svc.join(code, who[1])
-    svc.start(code, who[0])
+    code, who, _final, log = start_take_and_jump(svc)
 
     def play(seat: int, action: Any) -> None:
         svc.act(code, who[seat], action, expected_version=svc.snapshot(code, who[seat]).version)
