@@ -80,6 +80,14 @@ VIEW_DEPS: list[str | rx.Var[Any]] = ["table_code", "table_version", "me", "_sec
 VIEWS_NOT_STORED = ("ui", "history")
 
 
+def _keep_newest(kept: OrderedDict[str, Any], key: str, value: Any, limit: int) -> None:
+    """``kept[key] = value`` as its newest entry, dropping the oldest beyond ``limit``."""
+    kept[key] = value
+    kept.move_to_end(key)
+    while len(kept) > limit:
+        kept.popitem(last=False)
+
+
 def schedule_reread(token: str, feed: live.LiveFeed | None = None) -> bool:
     """Re-evaluate tab ``token``'s ``ui`` a little later (after a failed snapshot read).
 
@@ -236,10 +244,7 @@ class TableView(rx.State, mixin=True):
         self._rounds_code = self.table_code
         self._rounds_sent = mark = next(_round_sends)
         if token:
-            _sent_rounds[token] = (mark, hist.rounds)
-            _sent_rounds.move_to_end(token)
-            while len(_sent_rounds) > KEPT_HISTORIES:
-                _sent_rounds.popitem(last=False)
+            _keep_newest(_sent_rounds, token, (mark, hist.rounds), KEPT_HISTORIES)
 
     def _token(self) -> str:
         """This tab's client token: the one kept at the page's load (:meth:`_keep_token`), else
@@ -312,10 +317,7 @@ class TableView(rx.State, mixin=True):
                 return await asyncio.shield(kept[1])
         task = asyncio.ensure_future(read())
         if token:
-            kept_by_tab[token] = (key, task)
-            kept_by_tab.move_to_end(token)
-            while len(kept_by_tab) > KEPT_HISTORIES:
-                kept_by_tab.popitem(last=False)
+            _keep_newest(kept_by_tab, token, (key, task), KEPT_HISTORIES)
         found, ok = await asyncio.shield(task)
         if not ok and token and kept_by_tab.get(token, (None, None))[1] is task:
             del kept_by_tab[token]  # the next evaluation reads again
@@ -367,10 +369,7 @@ class TableView(rx.State, mixin=True):
             lines = kept[1]
         else:
             lines = chat_ui(snap)
-            _table_chats[code] = (tuple(snap.chat), lines)
-        _table_chats.move_to_end(code)
-        while len(_table_chats) > KEPT_CHATS:
-            _table_chats.popitem(last=False)
+        _keep_newest(_table_chats, code, (tuple(snap.chat), lines), KEPT_CHATS)
         return lines, True
 
     def _view_after_failure(self, exc: Exception, who: Any) -> TableUi:
