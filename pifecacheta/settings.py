@@ -8,6 +8,9 @@ gets them through the service).
   bots still play (default 4; 0 when the bot delay is 0).
 * ``PIFECACHETA_FIXED_SEED``: an integer; every new match is dealt with this seed (tests
   only; players cannot reach it).
+* ``PIFECACHETA_PAST_ROUNDS``: how many rounds of a table's earlier matches (before its last
+  REVANCHE) the server keeps in memory and every tab receives (default 12, at least 1); the
+  older ones are read when a viewer asks for them (``HistoryBook.older_rounds``).
 
 A number that does not parse falls back to its default.
 """
@@ -21,6 +24,7 @@ from dataclasses import dataclass
 DEFAULT_DB_URL = "sqlite:///.data/pifecacheta.db"  # hidden folder: see rxconfig.py
 DEFAULT_BOT_DELAY = 1.2
 DEFAULT_ROUND_OVER_DELAY = 4.0
+DEFAULT_PAST_ROUNDS = 12
 
 
 def _float(env: Mapping[str, str], name: str, default: float) -> float:
@@ -53,12 +57,14 @@ class Settings:
         round_over_delay: seconds before a bots-only FIM DA RODADA closes by itself
             (seed 000 line 68), counted from the table's last move.
         fixed_seed: the seed of every new match, or None for a random one per match.
+        past_rounds: the rounds of a table's earlier matches kept in memory (the newest ones).
     """
 
     db_url: str = DEFAULT_DB_URL
     bot_delay: float = DEFAULT_BOT_DELAY
     round_over_delay: float = DEFAULT_ROUND_OVER_DELAY
     fixed_seed: int | None = None
+    past_rounds: int = DEFAULT_PAST_ROUNDS
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, *, bot_delay: float | None = None) -> Settings:
@@ -68,8 +74,8 @@ class Settings:
         default (4 s, or 0 when the bot delay is 0) follows the effective bot delay.
 
         >>> s = Settings.from_env({"REFLEX_DB_URL": "sqlite://", "PIFECACHETA_BOT_DELAY": "0"})
-        >>> s.db_url, s.bot_delay, s.round_over_delay, s.fixed_seed
-        ('sqlite://', 0.0, 0.0, None)
+        >>> s.db_url, s.bot_delay, s.round_over_delay, s.fixed_seed, s.past_rounds
+        ('sqlite://', 0.0, 0.0, None, 12)
         >>> Settings.from_env({}).round_over_delay, Settings.from_env({}, bot_delay=0).round_over_delay
         (4.0, 0.0)
         """
@@ -81,4 +87,5 @@ class Settings:
             bot_delay=bot,
             round_over_delay=_float(env, "PIFECACHETA_ROUND_OVER_DELAY", round_over_default),
             fixed_seed=fixed_seed_from_env(env),
+            past_rounds=max(int(_float(env, "PIFECACHETA_PAST_ROUNDS", DEFAULT_PAST_ROUNDS)), 1),
         )

@@ -180,9 +180,8 @@ class TableService:
         self._play = Play(self.store)
         self._life = MatchLife(self.store)
         self._chat = Chat(self.store)
-        self._history = HistoryBook(self.store)
+        self._history = HistoryBook(self.store, past_kept=settings.past_rounds)
         self._mine = MyTables(self.store)
-        self._records = RoundRecords(self.store)
         self._records = RoundRecords(self.store)
         self._bots = BotDriver(
             self.store,
@@ -352,6 +351,12 @@ class TableService:
         past rounds' results, never a card that was not public (:class:`.history.HistoryBook`).
         Raises TableNotFound (``table_not_found``)."""
         return self._history.history(code)
+
+    def older_rounds(self, code: str) -> tuple[RoundSummary, ...]:
+        """The results of the table's earlier rounds that :meth:`history` does not keep in
+        memory (:attr:`MatchHistory.past_older` of them, oldest first): public facts, as in
+        :meth:`history` (:meth:`.history.HistoryBook.older_rounds`). Raises TableNotFound."""
+        return self._history.older_rounds(code)
 
     def history_cached(self, code: str, version: int) -> MatchHistory | None:
         """The history of ``code`` kept in memory if it is at table version ``version`` or

@@ -99,6 +99,8 @@ ENGINE_TYPES = frozenset(  # logged types that are engine actions (rules.actions
 )
 MATCH_STARTS = ("start", "rematch")  # service rows that deal a new match
 DEFAULT_TABLES = 1024  # tables whose history is kept (least recently used dropped)
+DEFAULT_PAST_KEPT = 12  # rounds of a table's earlier matches kept (settings.DEFAULT_PAST_ROUNDS)
+OLDER_TABLES = 8  # tables whose older rounds (HistoryBook.older_rounds) are kept
 _LOG = ActionLog.__table__.c  # type: ignore[attr-defined]
 _ROWS_AFTER = (  # Core rows of the four columns a replay reads, not ORM objects
     sa.select(_LOG.version, _LOG.seat, _LOG.action_json, _LOG.at)
@@ -151,9 +153,11 @@ class MatchHistory:
 
     ``events``: the current round's events, oldest first; ``rounds``: every round of the match
     that ended with a go-out, oldest first (the current one too once it is over); ``past``: the
-    same for the table's earlier matches (before each REVANCHE), oldest first, each marked with
-    its ``match_number`` (a match whose log does not replay is left out). Empty before the
-    first deal.
+    newest of the same for the table's earlier matches (before each REVANCHE), oldest first,
+    each marked with its ``match_number`` (a match whose log does not replay is left out), at
+    most the :class:`HistoryBook`'s ``past_kept``; ``past_older``: how many earlier rounds come
+    before ``past`` (read on demand: :meth:`HistoryBook.older_rounds`). Empty before the first
+    deal.
     """
 
     version: int
@@ -161,6 +165,7 @@ class MatchHistory:
     events: tuple[HistoryEvent, ...]
     rounds: tuple[RoundSummary, ...]
     past: tuple[RoundSummary, ...] = ()
+    past_older: int = 0
 
 
 EMPTY = MatchHistory(version=-1, round_number=0, events=(), rounds=())
@@ -237,6 +242,8 @@ class Replay:
         version: the table version of the row that dealt it; at: when.
         past: the rounds of the table's earlier matches (:attr:`MatchHistory.past`).
         match_number: which match of the table this is (1 for the first deal).
+        past_older: how many earlier rounds come before ``past`` (:attr:`MatchHistory.past_older`).
+        keep: the most earlier rounds :meth:`closed` carries on (the newest); None: all.
     """
 
     def __init__(
@@ -247,11 +254,15 @@ class Replay:
         *,
         past: tuple[RoundSummary, ...] = (),
         match_number: int = 1,
+        past_older: int = 0,
+        keep: int | None = None,
     ) -> None:
         self.match = match
         self.version = version
         self.past = past
         self.match_number = match_number
+        self.past_older = past_older
+        self.keep = keep
         self.view = spectator_view(match)
         self.events: list[HistoryEvent] = [
             HistoryEvent("round_start", match.round_number, at, seat=match.dealer, card=self.view.vira)
@@ -293,7 +304,12 @@ class Replay:
     def history(self) -> MatchHistory:
         """The history so far, as immutable values."""
         return MatchHistory(
-            self.version, self.match.round_number, tuple(self.events), tuple(self.rounds), self.past
+            self.version,
+            self.match.round_number,
+            tuple(self.events),
+            tuple(self.rounds),
+            self.past,
+            self.past_older,
         )
 
     def feed_rows(self, rows: list[tuple[int, int | None, dict[str, Any], datetime]]) -> None:
@@ -304,10 +320,15 @@ class Replay:
                 self.feed(v, seat, entry, at)
             self.version = v
 
-    def closed(self) -> tuple[tuple[RoundSummary, ...], int]:
-        """The rounds of this match and the earlier ones (the next match's ``past``), and this
-        match's number: what a REVANCHE's deal carries on."""
-        return self.past + tuple(self.rounds), self.match_number
+    def closed(self) -> tuple[tuple[RoundSummary, ...], int, int]:
+        """What a REVANCHE's deal carries on: the newest ``keep`` rounds of this match and the
+        earlier ones (the next match's ``past``), this match's number, and how many earlier
+        rounds come before them (the next ``past_older``)."""
+        past, older = self.past + tuple(self.rounds), self.past_older
+        if self.keep is not None and len(past) > self.keep:
+            older += len(past) - self.keep
+            past = past[len(past) - self.keep :]
+        return past, self.match_number, older
 
 
 def dealt_match(
@@ -333,9 +354,10 @@ def _through_matches(
     entries: list[tuple[int, int | None, dict[str, Any], datetime]],
     starts: list[int],
     stored: Match,
+    keep: int | None,
 ) -> Replay:
     """The replay of the match dealt by the row ``entries[starts[-1]]`` (``stored``'s), just
-    dealt, carrying the rounds of the matches before it.
+    dealt, carrying the newest ``keep`` rounds (None: all) of the matches before it.
 
     ``rp``: the replay kept of the match the rows before ``starts[0]`` continue (None: the rows
     start at the table's creation). Each earlier match is replayed from its deal row with the
@@ -343,22 +365,26 @@ def _through_matches(
     replayed (a log from before ``ended_seed``) keeps its number and tells no round.
     """
     past: tuple[RoundSummary, ...] = ()
-    number = 0
+    number = older = 0
     prev = rp
     for j, i in enumerate(starts):
         rows = entries[:i] if j == 0 else entries[starts[j - 1] + 1 : i]
         if prev is not None:
             try:
                 prev.feed_rows(rows)
-                past, number = prev.closed()
+                past, number, older = prev.closed()
             except (IllegalActionError, ValueError, IndexError) as exc:
                 log.warning("table %s: match %d does not replay (%r)", code, prev.match_number, exc)
-                past, number = prev.past, prev.match_number
+                past, number, older = prev.past, prev.match_number, prev.past_older
         elif j > 0:
             number += 1  # a match dealt by the rows read but not replayable: counted, untold
         v, _, _, at = entries[i]
         m = dealt_match(stored, entries, starts, j)
-        prev = None if m is None else Replay(m, v, at, past=past, match_number=number + 1)
+        prev = (
+            None
+            if m is None
+            else Replay(m, v, at, past=past, match_number=number + 1, past_older=older, keep=keep)
+        )
     assert prev is not None  # the last deal replays from the stored match's own seed
     return prev
 
@@ -370,18 +396,26 @@ class HistoryBook:
     and replays them; a table not kept yet (or whose match was dealt again) is replayed from its
     deal. Thread-safe; one replay per table runs at a time.
 
+    The memory a table holds is bounded: its current match's rounds (the rules end a match
+    after a few dozen rounds, seed 000 line 66) and the newest ``past_kept`` rounds of its
+    earlier matches; the older ones, which a table playing REVANCHE after REVANCHE for days
+    piles up, are read again from the log when a viewer asks (:meth:`older_rounds`).
+
     Args:
         store: the service's store (reads, and the parsed matches of :class:`~.cache.MatchCache`).
         size: the most tables kept (least recently used dropped first).
+        past_kept: the most rounds of a table's earlier matches kept (the newest; at least 1).
     """
 
-    def __init__(self, store: Store, size: int = DEFAULT_TABLES) -> None:
+    def __init__(self, store: Store, size: int = DEFAULT_TABLES, past_kept: int = DEFAULT_PAST_KEPT) -> None:
         self._store = store
         self.size = size
+        self.past_kept = max(int(past_kept), 1)
         self._lock = threading.Lock()
         self._replays: OrderedDict[str, Replay] = OrderedDict()
         self._kept: dict[str, MatchHistory] = {}
         self._table_locks: dict[str, threading.Lock] = {}
+        self._older: OrderedDict[str, tuple[RoundSummary, ...]] = OrderedDict()  # older_rounds
 
     def cached(self, code: str, version: int) -> MatchHistory | None:
         """The kept history of ``code`` if it is at table version ``version`` or later, else None
@@ -416,7 +450,7 @@ class HistoryBook:
         entries = [(r.version, r.seat, json.loads(r.action_json), r.at) for r in rows]
         starts = [i for i, e in enumerate(entries) if e[2].get("type") in MATCH_STARTS]
         if starts:  # this match's deal is among the rows read: replay from it
-            rp = _through_matches(code, rp, entries, starts, stored)
+            rp = _through_matches(code, rp, entries, starts, stored, self.past_kept)
             entries = entries[starts[-1] + 1 :]
         if rp is None:  # no deal in the log (a table written by hand): nothing to tell
             return self._keep(code, *self._restart(code, stored, t.version, t.last_move_at, "no deal"))
@@ -452,17 +486,52 @@ class HistoryBook:
         rp.version = commit.version
         return self._keep(code, rp, rp.history())
 
-    @staticmethod
     def _restart(
-        code: str, stored: Match, version: int, at: datetime, why: str
+        self, code: str, stored: Match, version: int, at: datetime, why: str
     ) -> tuple[Replay, MatchHistory]:
         """A replay that starts at the stored match with no event: the log does not lead to it
         (only when the hidden match was rewritten outside the service), so nothing is told
         rather than something that did not happen."""
         log.warning("table %s: the action log does not replay to the stored match (%s)", code, why)
-        rp = Replay(stored, version, at)
+        rp = Replay(stored, version, at, keep=self.past_kept)
         rp.events = []
         return rp, rp.history()
+
+    def older_rounds(self, code: str) -> tuple[RoundSummary, ...]:
+        """The rounds of table ``code``'s earlier matches that come before the kept ones
+        (:attr:`MatchHistory.past`), oldest first: :attr:`MatchHistory.past_older` of them.
+
+        One replay of the table's whole log from its first deal, kept for the last
+        :data:`OLDER_TABLES` tables asked: a round, once older, stays so, and the kept ones
+        serve every later ask until a REVANCHE makes more rounds older. Raises TableNotFound
+        (``table_not_found``)."""
+        wanted = self.history(code).past_older
+        if wanted == 0:
+            return ()
+        with self._lock:
+            kept = self._older.get(code)
+            if kept is not None:
+                self._older.move_to_end(code)
+        if kept is not None and len(kept) >= wanted:
+            return kept[:wanted]
+        store = self._store
+        with store.read() as s:
+            ld = store.load(s, code, seats=False)
+            if ld.match is None:
+                return ()
+            rows = list(s.connection().execute(_ROWS_AFTER, {"table_id": ld.table.id, "after": -1}))
+        entries = [(r.version, r.seat, json.loads(r.action_json), r.at) for r in rows]
+        starts = [i for i, e in enumerate(entries) if e[2].get("type") in MATCH_STARTS]
+        if len(starts) < 2:  # one match so far: no earlier rounds
+            return ()
+        every = _through_matches(code, None, entries[: starts[-1] + 1], starts, ld.match, None).past
+        older = every[: max(len(every) - self.past_kept, 0)]
+        with self._lock:
+            self._older[code] = older
+            self._older.move_to_end(code)
+            while len(self._older) > OLDER_TABLES:
+                self._older.popitem(last=False)
+        return older
 
     def _keep(self, code: str, rp: Replay | None, h: MatchHistory) -> MatchHistory:
         with self._lock:

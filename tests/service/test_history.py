@@ -295,3 +295,37 @@ def test_a_rematch_keeps_the_earlier_matchs_rounds(svc: TableService, db_engine,
     assert svc.action_log(code)[-1]["action"]["type"] != "rematch"
     rematch = [row["action"] for row in svc.action_log(code) if row["action"]["type"] == "rematch"]
     assert len(rematch) == 1 and isinstance(rematch[0]["ended_seed"], int)
+
+
+def test_only_the_newest_earlier_rounds_stay_in_memory(db_engine, people, monkeypatch) -> None:
+    """A table playing REVANCHE after REVANCHE keeps ``PIFECACHETA_PAST_ROUNDS`` earlier rounds
+    in memory; the older ones come back from the log, the same as an unbounded history's."""
+    from pifecacheta.rules import PIFE
+
+    monkeypatch.setenv("PIFECACHETA_PAST_ROUNDS", "2")
+    svc = TableService(db_engine, bot_delay=0)
+    ana, bia = people[:2]
+    svc.store.seed_source = iter(range(7, 100)).__next__
+    code = svc.create_table(ana, PIFE)
+    svc.join(code, bia)
+    svc.start(code, ana)
+    who = {0: ana, 1: bia}
+    for _ in range(4):
+        _play_pife_to_the_end(svc, code, who)
+        svc.vote_rematch(code, ana)
+        svc.vote_rematch(code, bia)
+    kept = svc.history(code)
+    assert [r.match_number for r in kept.past] == [3, 4] and kept.past_older == 2
+    monkeypatch.setenv("PIFECACHETA_PAST_ROUNDS", "100")
+    every = TableService(db_engine, bot_delay=0).history(code)
+    assert [r.match_number for r in every.past] == [1, 2, 3, 4] and every.past_older == 0
+    assert kept.past == every.past[2:]
+    assert svc.older_rounds(code) == every.past[:2]
+    monkeypatch.setenv("PIFECACHETA_PAST_ROUNDS", "2")
+    assert TableService(db_engine, bot_delay=0).history(code) == kept  # a cold replay agrees
+    _play_pife_to_the_end(svc, code, who)
+    svc.vote_rematch(code, ana)
+    svc.vote_rematch(code, bia)  # one more round becomes older
+    assert svc.history(code).past_older == 3
+    assert [r.match_number for r in svc.older_rounds(code)] == [1, 2, 3]
+    assert svc.older_rounds(code)[:2] == every.past[:2]
