@@ -65,14 +65,17 @@ class RoundUi(ResultUi):
 @dataclasses.dataclass
 class HistoryUi:
     """The history panel of one table at table ``version``: the current round's ``lines``
-    (newest first), the past ``rounds`` (newest first), and ``latest``: the newest line not
-    made by this viewer (``latest_n`` its number, -1 and ``has_latest`` False: none), for the
-    polite announcement."""
+    (newest first), the past ``rounds`` (newest first: the current match's, then the newest of
+    the earlier matches'), ``older_rounds``: how many earlier rounds come after those (read when
+    the viewer asks, ``state/older_rounds.py``), and ``latest``: the newest line not made by
+    this viewer (``latest_n`` its number, -1 and ``has_latest`` False: none), for the polite
+    announcement."""
 
     version: int = -1
     round_number: int = 0
     lines: list[HistoryLineUi] = dataclasses.field(default_factory=list)
     rounds: list[RoundUi] = dataclasses.field(default_factory=list)
+    older_rounds: int = 0
     latest_n: int = -1
     has_latest: bool = False
     latest: HistoryLineUi = dataclasses.field(default_factory=HistoryLineUi)
@@ -171,16 +174,22 @@ def history_ui(hist: MatchHistory, snap: TableSnapshot, previous: _Projected | N
     The same for every viewer but :attr:`HistoryUi.latest_n` (see :func:`for_viewer`).
     ``previous``: the projection of an earlier history of the same table (:data:`_kept`):
     the lines of the very events it already projected are reused when the names did not change,
-    and so is its list of rounds (the very same list object) when the rounds did not."""
+    and so is its list of rounds (the very same list object) when the rounds did not; when
+    they did, each round it already projected keeps its :class:`RoundUi`."""
     names = _names(snap)
     mode = str(getattr(snap.rules.mode, "value", snap.rules.mode)).lower()
     old_events: tuple[Any, ...] = ()
     old_lines: list[HistoryLineUi] = []
     old_rounds: list[RoundUi] | None = None
+    projected: dict[tuple[int, bool], RoundUi] = {}  # (id of a RoundSummary, earlier) -> its RoundUi
     if previous is not None and previous.names == names and previous.mode == mode:
         old_events, old_lines = previous.hist.events, previous.ui.lines[::-1]  # oldest first
         if _same(hist.rounds, previous.hist.rounds) and _same(hist.past, previous.hist.past):
             old_rounds = previous.ui.rounds
+        else:  # the previous history holds its summaries: their ids are not reused meanwhile
+            told = [(r, False) for r in reversed(previous.hist.rounds)]
+            told += [(r, True) for r in reversed(previous.hist.past)]
+            projected = {(id(r), e): ui for (r, e), ui in zip(told, previous.ui.rounds, strict=True)}
     k = len(old_events)
     lines = [  # an event the service did not replace keeps its line (a turn's is replaced once)
         old_lines[n] if n < k and ev is old_events[n] else _line(n, ev, names)
@@ -189,9 +198,18 @@ def history_ui(hist: MatchHistory, snap: TableSnapshot, previous: _Projected | N
     lines.reverse()
     rounds = old_rounds
     if rounds is None:  # newest first: the current match's rounds, then the earlier matches'
-        rounds = [round_ui(r, names, mode) for r in reversed(hist.rounds)]
-        rounds += [round_ui(r, names, mode, earlier=True) for r in reversed(hist.past)]
-    return HistoryUi(version=hist.version, round_number=hist.round_number, lines=lines, rounds=rounds)
+        told = [(r, False) for r in reversed(hist.rounds)] + [(r, True) for r in reversed(hist.past)]
+        rounds = []
+        for r, earlier in told:
+            ui = projected.get((id(r), earlier))
+            rounds.append(round_ui(r, names, mode, earlier=earlier) if ui is None else ui)
+    return HistoryUi(
+        version=hist.version,
+        round_number=hist.round_number,
+        lines=lines,
+        rounds=rounds,
+        older_rounds=hist.past_older,
+    )
 
 
 @dataclasses.dataclass(frozen=True)

@@ -103,6 +103,29 @@ def test_an_earlier_matchs_rounds_follow_the_current_ones(svc: TableService) -> 
     assert i18n.text("es", "hist.match_round_label", m=1, n=1) == "Partida 1 · Ronda 1"
 
 
+def test_a_new_round_keeps_the_projection_of_the_rounds_before_it(svc: TableService) -> None:
+    code, who, final, log = _play(svc)
+    svc.act(code, who[1], NextRound(), expected_version=svc.snapshot(code, who[1]).version)
+    snap = svc.snapshot(code, who[0])
+    (r1,) = svc.history(code).rounds
+    one = dataclasses.replace(svc.history(code), past=(r1,), past_older=5)
+    first = history_ui.history_ui(one, snap)
+    assert first.older_rounds == 5 and [r.earlier_match for r in first.rounds] == [False, True]
+    kept = history_ui._Projected(one, {s.seat: s.name for s in snap.seats}, "cacheta", first)
+    r2 = dataclasses.replace(r1, round_number=2)
+    two = dataclasses.replace(one, version=one.version + 1, rounds=(*one.rounds, r2), past_older=6)
+    second = history_ui.history_ui(two, snap, kept)
+    assert second.rounds is not first.rounds and second.older_rounds == 6
+    assert [r.round_number for r in second.rounds] == [2, 1, 1]
+    assert second.rounds[1] is first.rounds[0] and second.rounds[2] is first.rounds[1]  # not projected again
+    # after a REVANCHE the same summary is an earlier match's round: projected anew (VERIFICAR's match)
+    shifted = dataclasses.replace(two, version=two.version + 1, rounds=(), past=(r1, r2))
+    third = history_ui.history_ui(shifted, snap, history_ui._Projected(two, kept.names, "cacheta", second))
+    assert third.rounds[1] is second.rounds[2]  # already an earlier match's round
+    assert third.rounds[0] is not second.rounds[0] and third.rounds[0].earlier_match
+    assert third.rounds[0].record_match == r2.match_number and not second.rounds[0].earlier_match
+
+
 def test_the_tabs_vars_serve_every_viewer_from_one_read(svc: TableService, monkeypatch) -> None:
     code, who, final, log = _play(svc)
     reads: list[str] = []
