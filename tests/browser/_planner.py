@@ -8,6 +8,8 @@ game that ends quickly in the wanted way.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pifecacheta.rules import (
     AnnounceOneAway,
     Discard,
@@ -105,3 +107,32 @@ def find_seed(
         lambda m, log: bool(m.round.result.out_of_turn) == out_of_turn and len(log) <= max_actions,
         seeds,
     )
+
+
+def play_pife_to_the_end(svc: Any, code: str, who: dict[int, Any]) -> None:
+    """Play Pife table ``code`` of ``svc`` (a ``TableService``) to its match's end: both seats
+    (``who``: seat -> ``Identity``) play the greedy policy (go out when legal, else draw and
+    discard the least connected card), then seat 0 presses PRÓXIMA RODADA, which shows the
+    match's end (Pife: the first go-out, seed 000 line 60). Raises AssertionError when no
+    go-out comes in 4000 moves."""
+    from pifecacheta.rules import NextRound, legal_actions
+
+    def act(seat: int, action: Any) -> None:
+        svc.act(code, who[seat], action, expected_version=svc.snapshot(code, who[seat]).version)
+
+    for _ in range(4000):
+        with svc.store.read() as s:
+            m = svc.store.load(s, code).match
+        r = m.round
+        if r.phase is Phase.ROUND_OVER:
+            act(0, NextRound())
+            return
+        seat = r.turn
+        go = [a for a in legal_actions(m, seat) if isinstance(a, GoOut)]
+        if go:
+            act(seat, go[0])
+        elif r.phase is Phase.DRAW:
+            act(seat, Draw())
+        else:
+            act(seat, Discard(least_connected(r.hands[seat], frozenset())))
+    raise AssertionError("no go-out in 4000 moves")

@@ -7,6 +7,9 @@ seed its REVANCHE row logged (``ended_seed``) or its verifiable keys.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from pifecacheta.rules import PIFE, Phase
@@ -14,7 +17,8 @@ from pifecacheta.rules.verify_round import verify
 from pifecacheta.service import NotSeated, TableService
 from pifecacheta.service.round_record import RoundNotAvailable
 
-from .test_history import _play_pife_to_the_end
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
+from _planner import play_pife_to_the_end  # noqa: E402
 
 
 def _two_matches(svc: TableService, people) -> tuple[str, object]:
@@ -25,11 +29,11 @@ def _two_matches(svc: TableService, people) -> tuple[str, object]:
     svc.join(code, bia)
     svc.start(code, ana)
     who = {0: ana, 1: bia}
-    _play_pife_to_the_end(svc, code, who)
+    play_pife_to_the_end(svc, code, who)
     first_end = svc.snapshot(code, ana).view
     svc.vote_rematch(code, ana)
     svc.vote_rematch(code, bia)
-    _play_pife_to_the_end(svc, code, who)
+    play_pife_to_the_end(svc, code, who)
     return code, first_end
 
 

@@ -26,6 +26,7 @@ from pifecacheta.service.history import KINDS, step_events
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
 from _history_plan import find_take_and_jump  # noqa: E402
+from _planner import play_pife_to_the_end  # noqa: E402
 
 
 def _act(svc: TableService, code: str, who, action) -> None:
@@ -242,32 +243,6 @@ def test_own_commits_feed_the_history_without_reading_the_database(svc: TableSer
     assert warm == cold and warm.events[-1].kind == "draw" and warm.events[-1].discard is not None
 
 
-def _play_pife_to_the_end(svc: TableService, code: str, who) -> None:
-    """Both seats play the greedy policy (go out when legal, else take or draw and discard the
-    least connected card) until the match is over (Pife: the first go-out, seed 000 line 60)."""
-    from _planner import least_connected
-
-    from pifecacheta.rules import Phase, legal_actions
-
-    for _ in range(4000):
-        with svc.store.read() as s:
-            m = svc.store.load(s, code).match
-        r = m.round
-        if r.phase is Phase.ROUND_OVER:  # PRÓXIMA RODADA shows the match's end (line 68)
-            _act(svc, code, who[0], NextRound())
-            return
-        seat = r.turn
-        acts = legal_actions(m, seat)
-        go = [a for a in acts if isinstance(a, GoOut)]
-        if go:
-            _act(svc, code, who[seat], go[0])
-        elif r.phase is Phase.DRAW:
-            _act(svc, code, who[seat], Draw())
-        else:
-            _act(svc, code, who[seat], Discard(least_connected(r.hands[seat], frozenset())))
-    raise AssertionError("no go-out in 4000 moves")
-
-
 def test_a_rematch_keeps_the_earlier_matchs_rounds(svc: TableService, db_engine, people) -> None:
     ana, bia = people[:2]
     from pifecacheta.rules import PIFE
@@ -277,7 +252,7 @@ def test_a_rematch_keeps_the_earlier_matchs_rounds(svc: TableService, db_engine,
     svc.join(code, bia)
     svc.start(code, ana)
     who = {0: ana, 1: bia}
-    _play_pife_to_the_end(svc, code, who)
+    play_pife_to_the_end(svc, code, who)
     first = svc.history(code)
     assert len(first.rounds) == 1 and first.rounds[0].match_number == 1 and first.past == ()
     svc.vote_rematch(code, ana)
@@ -285,7 +260,7 @@ def test_a_rematch_keeps_the_earlier_matchs_rounds(svc: TableService, db_engine,
     after = svc.history(code)
     assert after.rounds == () and after.round_number == 1
     assert after.past == first.rounds  # the first match's round is still told
-    _play_pife_to_the_end(svc, code, who)
+    play_pife_to_the_end(svc, code, who)
     second = svc.history(code)
     assert [r.match_number for r in second.past] == [1] and second.past == first.rounds
     assert [r.match_number for r in second.rounds] == [2]
@@ -311,7 +286,7 @@ def test_only_the_newest_earlier_rounds_stay_in_memory(db_engine, people, monkey
     svc.start(code, ana)
     who = {0: ana, 1: bia}
     for _ in range(4):
-        _play_pife_to_the_end(svc, code, who)
+        play_pife_to_the_end(svc, code, who)
         svc.vote_rematch(code, ana)
         svc.vote_rematch(code, bia)
     kept = svc.history(code)
@@ -323,7 +298,7 @@ def test_only_the_newest_earlier_rounds_stay_in_memory(db_engine, people, monkey
     assert svc.older_rounds(code) == every.past[:2]
     monkeypatch.setenv("PIFECACHETA_PAST_ROUNDS", "2")
     assert TableService(db_engine, bot_delay=0).history(code) == kept  # a cold replay agrees
-    _play_pife_to_the_end(svc, code, who)
+    play_pife_to_the_end(svc, code, who)
     svc.vote_rematch(code, ana)
     svc.vote_rematch(code, bia)  # one more round becomes older
     assert svc.history(code).past_older == 3

@@ -20,6 +20,7 @@ from reflex_base.vars.function import FunctionStringVar
 
 from pifecacheta.components.cards import card_label
 from pifecacheta.components.common import SR_ONLY, polite_region
+from pifecacheta.components.table.older_rounds import older_control, older_items
 from pifecacheta.components.table.replay import replay_button
 from pifecacheta.components.table.round_over import result_summary
 from pifecacheta.components.table.shared import UI, T, fill_all, fill_in
@@ -144,26 +145,32 @@ def _past_round(r: ObjectVar[RoundUi]) -> rx.Component:
     )
 
 
-def _rounds() -> rx.Component:
-    """Every round of the match that ended with a go-out, newest first."""
+def _rounds(prefix: str) -> rx.Component:
+    """Every round of the table's matches that ended with a go-out, newest first: the ones
+    every tab has, the older ones this viewer asked for, then RODADAS ANTERIORES
+    (``older_rounds.py``) while the table has more."""
     return rx.cond(  # type: ignore[no-any-return]
         ROUNDS.length() > 0,
-        rx.el.ol(
-            rx.foreach(ROUNDS, _past_round),
-            aria_label=T["hist.rounds_label"],
-            tab_index=0,
-            class_name="hist-rounds",
-            style={
-                "list_style": "none",
-                "margin": "0",
-                "padding": "0 0.3em 0 0",
-                "overflow_y": "auto",
-                # the containing block of its lines' visually hidden words (SR_ONLY, absolute):
-                # else those of the lines scrolled out of the list lengthen the page below it
-                "position": "relative",
-                "max_height": "var(--hist-height, 60vh)",
-                **FOCUS_RING,
-            },
+        rx.fragment(
+            rx.el.ol(
+                rx.foreach(ROUNDS, _past_round),
+                older_items(_past_round),
+                aria_label=T["hist.rounds_label"],
+                tab_index=0,
+                class_name="hist-rounds",
+                style={
+                    "list_style": "none",
+                    "margin": "0",
+                    "padding": "0 0.3em 0 0",
+                    "overflow_y": "auto",
+                    # the containing block of its lines' visually hidden words (SR_ONLY, absolute):
+                    # else those of the lines scrolled out of the list lengthen the page below it
+                    "position": "relative",
+                    "max_height": "var(--hist-height, 60vh)",
+                    **FOCUS_RING,
+                },
+            ),
+            older_control(prefix),
         ),
         rx.text(T["hist.no_rounds"], size="2", style={"opacity": "0.8"}),
     )
@@ -182,7 +189,7 @@ def history_tabs(prefix: str) -> rx.Component:
             size="1",
         ),
         rx.tabs.content(_moves(), value="moves", padding_top="0.5em"),
-        rx.tabs.content(_rounds(), value="rounds", padding_top="0.5em"),
+        rx.tabs.content(_rounds(prefix), value="rounds", padding_top="0.5em"),
         default_value="moves",
         width="100%",
     )
