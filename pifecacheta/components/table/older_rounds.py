@@ -52,7 +52,7 @@ def older_control(prefix: str) -> rx.Component:
                 color_scheme="amber",
                 size="1",
                 id=f"{prefix}-older-rounds",
-                style=FOCUS_RING,
+                style={**FOCUS_RING, "&[aria-disabled='true']": {"opacity": "0.75", "cursor": "default"}},
             ),
             rx.cond(
                 OlderRoundsState.older_error != "",
