@@ -34,6 +34,18 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
         return default
 
 
+def _count(env: Mapping[str, str], name: str, default: int) -> int:
+    """The whole number in ``env[name]``, at least 1; ``default`` when it does not parse.
+
+    >>> _count({"N": "3"}, "N", 12), _count({"N": "nan"}, "N", 12), _count({"N": "0"}, "N", 12)
+    (3, 12, 1)
+    """
+    try:
+        return max(int(env.get(name, default)), 1)
+    except ValueError:
+        return default
+
+
 def fixed_seed_from_env(env: Mapping[str, str] | None = None) -> int | None:
     """The integer in ``PIFECACHETA_FIXED_SEED``, or None when it is unset or empty.
 
@@ -87,5 +99,5 @@ class Settings:
             bot_delay=bot,
             round_over_delay=_float(env, "PIFECACHETA_ROUND_OVER_DELAY", round_over_default),
             fixed_seed=fixed_seed_from_env(env),
-            past_rounds=max(int(_float(env, "PIFECACHETA_PAST_ROUNDS", DEFAULT_PAST_ROUNDS)), 1),
+            past_rounds=_count(env, "PIFECACHETA_PAST_ROUNDS", DEFAULT_PAST_ROUNDS),
         )

@@ -57,6 +57,7 @@ from ..rules import (
     spectator_view,
 )
 from ..rules.actions import action_from_dict
+from .errors import TableNotFound
 from .store import Store
 
 log = logging.getLogger(__name__)
@@ -100,11 +101,17 @@ ENGINE_TYPES = frozenset(  # logged types that are engine actions (rules.actions
 MATCH_STARTS = ("start", "rematch")  # service rows that deal a new match
 DEFAULT_TABLES = 1024  # tables whose history is kept (least recently used dropped)
 DEFAULT_PAST_KEPT = 12  # rounds of a table's earlier matches kept (settings.DEFAULT_PAST_ROUNDS)
-OLDER_TABLES = 8  # tables whose older rounds (HistoryBook.older_rounds) are kept
+OLDER_TABLES = 8  # tables whose older rounds (HistoryBook.older_rounds) are kept ...
+OLDER_KEPT = 4096  # ... and the most rounds kept of them in all (about 20 MiB)
 _LOG = ActionLog.__table__.c  # type: ignore[attr-defined]
 _ROWS_AFTER = (  # Core rows of the four columns a replay reads, not ORM objects
     sa.select(_LOG.version, _LOG.seat, _LOG.action_json, _LOG.at)
     .where(_LOG.table_id == sa.bindparam("table_id"), _LOG.version > sa.bindparam("after"))
+    .order_by(_LOG.id)
+)
+_ROWS_THROUGH = (  # the same, from the table's creation through one version (a match's deal)
+    sa.select(_LOG.version, _LOG.seat, _LOG.action_json, _LOG.at)
+    .where(_LOG.table_id == sa.bindparam("table_id"), _LOG.version <= sa.bindparam("through"))
     .order_by(_LOG.id)
 )
 
@@ -259,6 +266,7 @@ class Replay:
     ) -> None:
         self.match = match
         self.version = version
+        self.dealt = version  # the table version of the row that dealt this match
         self.past = past
         self.match_number = match_number
         self.past_older = past_older
@@ -416,6 +424,7 @@ class HistoryBook:
         self._kept: dict[str, MatchHistory] = {}
         self._table_locks: dict[str, threading.Lock] = {}
         self._older: OrderedDict[str, tuple[RoundSummary, ...]] = OrderedDict()  # older_rounds
+        self._older_lock = threading.Lock()  # one whole-log replay at a time (older_rounds)
 
     def cached(self, code: str, version: int) -> MatchHistory | None:
         """The kept history of ``code`` if it is at table version ``version`` or later, else None
@@ -429,7 +438,13 @@ class HistoryBook:
         with self._lock:
             lock = self._table_locks.setdefault(code, threading.Lock())
         with lock:
-            return self._update(code)
+            try:
+                return self._update(code)
+            except TableNotFound:
+                with self._lock:  # a code that names no table (a forged page) keeps nothing
+                    if code not in self._replays:
+                        self._table_locks.pop(code, None)
+                raise
 
     def _update(self, code: str) -> MatchHistory:
         store = self._store
@@ -501,37 +516,55 @@ class HistoryBook:
         """The rounds of table ``code``'s earlier matches that come before the kept ones
         (:attr:`MatchHistory.past`), oldest first: :attr:`MatchHistory.past_older` of them.
 
-        One replay of the table's whole log from its first deal, kept for the last
-        :data:`OLDER_TABLES` tables asked: a round, once older, stays so, and the kept ones
-        serve every later ask until a REVANCHE makes more rounds older. Raises TableNotFound
-        (``table_not_found``)."""
-        wanted = self.history(code).past_older
+        One replay of the table's log from its first deal through the current match's deal,
+        kept for the last :data:`OLDER_TABLES` tables asked (:data:`OLDER_KEPT` rounds in all):
+        a round, once older, stays so, and the kept ones serve every later ask until a
+        REVANCHE makes more rounds older. One such replay runs at a time in the process, so
+        asks for long tables hold one worker thread at most. Fewer rounds than ``past_older``
+        only when the log does not replay as it did for the kept history (a match rewritten
+        outside the service: logged). Raises TableNotFound (``table_not_found``)."""
+        h = self.history(code)
+        wanted = h.past_older
         if wanted == 0:
             return ()
-        with self._lock:
-            kept = self._older.get(code)
-            if kept is not None:
+        with self._older_lock:
+            with self._lock:
+                kept = self._older.get(code)
+                rp = self._replays.get(code)
+            if kept is not None and len(kept) >= wanted:
+                with self._lock:
+                    self._older.move_to_end(code)
+                return kept[:wanted]
+            if rp is None:
+                return ()
+            older = self._replay_older(code, rp.dealt, len(h.past))
+            if len(older) != wanted:
+                log.warning("table %s: %d older rounds replayed, %d counted", code, len(older), wanted)
+            older = older[:wanted]
+            with self._lock:
+                self._older[code] = older
                 self._older.move_to_end(code)
-        if kept is not None and len(kept) >= wanted:
-            return kept[:wanted]
+                while len(self._older) > OLDER_TABLES or (
+                    len(self._older) > 1 and sum(map(len, self._older.values())) > OLDER_KEPT
+                ):
+                    self._older.popitem(last=False)
+            return older
+
+    def _replay_older(self, code: str, dealt: int, kept: int) -> tuple[RoundSummary, ...]:
+        """The earlier matches' rounds of ``code`` but the newest ``kept``, replayed from the
+        log rows through version ``dealt`` (the current match's deal)."""
         store = self._store
         with store.read() as s:
             ld = store.load(s, code, seats=False)
             if ld.match is None:
                 return ()
-            rows = list(s.connection().execute(_ROWS_AFTER, {"table_id": ld.table.id, "after": -1}))
+            rows = list(s.connection().execute(_ROWS_THROUGH, {"table_id": ld.table.id, "through": dealt}))
         entries = [(r.version, r.seat, json.loads(r.action_json), r.at) for r in rows]
         starts = [i for i, e in enumerate(entries) if e[2].get("type") in MATCH_STARTS]
-        if len(starts) < 2:  # one match so far: no earlier rounds
+        if len(starts) < 2 or entries[starts[-1]][0] != dealt:  # one match, or dealt again since
             return ()
         every = _through_matches(code, None, entries[: starts[-1] + 1], starts, ld.match, None).past
-        older = every[: max(len(every) - self.past_kept, 0)]
-        with self._lock:
-            self._older[code] = older
-            self._older.move_to_end(code)
-            while len(self._older) > OLDER_TABLES:
-                self._older.popitem(last=False)
-        return older
+        return every[: max(len(every) - kept, 0)]
 
     def _keep(self, code: str, rp: Replay | None, h: MatchHistory) -> MatchHistory:
         with self._lock:

@@ -37,13 +37,14 @@ class OlderRoundsState(rx.State):
         :attr:`older` (nothing when all are shown). A refusal (the table is gone) is shown in
         :attr:`older_error` and changes nothing else."""
         table = await self.get_state(TableState)
+        await table._ensure_open()  # a click queued while offline reaches a fresh state first
         code = table.table_code
         self.older_error = ""
         if not code:
             return
         try:
+            snap = await table._snapshot()  # first: a code that names no table is refused here
             rounds = await _in_thread(get_service().older_rounds, code)
-            snap = await table._snapshot()
         except Exception as exc:  # noqa: BLE001 - a refusal is shown, anything else raised
             if not is_refusal(exc):
                 raise

@@ -11,11 +11,12 @@ again only when the tab hears a change of the table (``table_version``), its vie
 them only then; any other event of the tab (a drag, a hidden message, the turn notices'
 ``on_mount``) costs neither a read nor a serialisation of them.
 
-``past_rounds`` (every round of the table's matches that ended with a go-out, REVANCHEs
-included) is a plain field, set by :meth:`TableView._hear` only when the list changed, i.e. when
-a round ends or a match begins: it grows with every round played at the table, and an uncached
-var of it cost a serialisation and a digest of the whole list at every delta of every tab
-(a third of the server's CPU after ten minutes at 200 tables, bench/README.md).
+``past_rounds`` (the rounds of the table's current match that ended with a go-out, then the
+newest ``PIFECACHETA_PAST_ROUNDS`` of its earlier matches; the older ones come only to a tab that
+asks, ``state/older_rounds.py``) is a plain field, set by :meth:`TableView._hear` only when the
+list changed, i.e. when a round ends or a match begins: an uncached var of it cost a
+serialisation and a digest of the whole list at every delta of every tab (a third of the
+server's CPU after ten minutes at 200 tables, bench/README.md).
 
 The chat lines are not in ``ui`` (a move would send them all again): ``chat_lines`` is uncached
 too, evaluated once per tab and table change from the same cached snapshot, and sent only when

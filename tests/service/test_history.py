@@ -150,6 +150,9 @@ def test_lobby_and_unknown_table(svc: TableService, people) -> None:
     assert h.events == () and h.rounds == () and h.version == 0
     with pytest.raises(TableNotFound):
         svc.history("no-such-table")
+    with pytest.raises(TableNotFound):
+        svc.older_rounds("no-such-table")
+    assert "no-such-table" not in svc._history._table_locks  # a forged code keeps nothing
 
 
 def test_resign_and_the_winner_are_told(svc: TableService, people) -> None:

@@ -69,10 +69,16 @@ def test_older_rounds_come_a_page_at_a_time_newest_first(svc: TableService, monk
     assert total == 4 and [r.match_number for r in shown] == [4, 3]
 
 
-def test_a_table_gone_is_a_refusal_that_changes_nothing(svc: TableService) -> None:
+def test_a_table_gone_is_a_refusal_that_changes_nothing(svc: TableService, monkeypatch) -> None:
     code, who, final, log = start_take_and_jump(svc)
+    for seat, action in log:
+        svc.act(code, who[seat], action, expected_version=svc.snapshot(code, who[seat]).version)
+    (r1,) = svc.history(code).rounds
+    monkeypatch.setattr(svc, "older_rounds", lambda c: (r1, dataclasses.replace(r1, match_number=2)))
     tab = RealTab(code, who[0])
-    assert _ask(tab) == ([], 0, code, "")  # one match so far: no older round
-    tab.state.table_code = "ZZZZZZ"  # a forged or expired table
     shown, total, table, error = _ask(tab)
-    assert error == "err.table_not_found" and (shown, total, table) == ([], 0, code)
+    assert [r.match_number for r in shown] == [2, 1] and (total, table, error) == (2, code, "")
+    tab.state.table_code = "ZZZZZZ"  # a forged or expired table
+    after, total, table, error = _ask(tab)
+    assert error == "err.table_not_found" and (after, total, table) == (shown, 2, code)
+    assert "ZZZZZZ" not in svc._history._table_locks  # nothing kept for a code of no table

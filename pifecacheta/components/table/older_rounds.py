@@ -36,37 +36,40 @@ def older_items(render: Callable[[ObjectVar[RoundUi]], rx.Component]) -> rx.Comp
     return rx.cond(SHOWING, rx.foreach(OLDER, render))  # type: ignore[no-any-return]
 
 
+def _shown() -> Any:
+    """How many older rounds are in the list, in words ("1 rodada anterior", "3 rodadas ...")."""
+    n = OLDER.length()
+    return rx.cond(n == 1, T["hist.older_shown_one"], fill_in(T["hist.older_shown"], "{n}", n.to_string()))
+
+
 def older_control(prefix: str) -> rx.Component:
-    """The button and its announcement, when the table has older rounds (``prefix`` keeps the
-    side panel's ids apart from the dialog's)."""
-    return rx.cond(  # type: ignore[no-any-return]
-        COUNT > 0,
-        rx.vstack(
-            rx.button(
-                rx.cond(
-                    LEFT > 0, fill_in(T["hist.older_more"], "{n}", LEFT.to_string()), T["hist.older_all"]
+    """The button and its announcement when the table has older rounds, and a refusal of the
+    ask (``prefix`` keeps the side panel's ids apart from the dialog's)."""
+    return rx.fragment(  # type: ignore[no-any-return]
+        rx.cond(
+            COUNT > 0,
+            rx.vstack(
+                rx.button(
+                    rx.cond(
+                        LEFT > 0, fill_in(T["hist.older_more"], "{n}", LEFT.to_string()), T["hist.older_all"]
+                    ),
+                    on_click=OlderRoundsState.show_older_rounds,
+                    aria_disabled=rx.cond(LEFT > 0, "false", "true"),
+                    variant="soft",
+                    color_scheme="amber",
+                    size="1",
+                    id=f"{prefix}-older-rounds",
+                    style={**FOCUS_RING, "&[aria-disabled='true']": {"opacity": "0.75", "cursor": "default"}},
                 ),
-                on_click=OlderRoundsState.show_older_rounds,
-                aria_disabled=rx.cond(LEFT > 0, "false", "true"),
-                variant="soft",
-                color_scheme="amber",
-                size="1",
-                id=f"{prefix}-older-rounds",
-                style={**FOCUS_RING, "&[aria-disabled='true']": {"opacity": "0.75", "cursor": "default"}},
-            ),
-            rx.cond(
-                OlderRoundsState.older_error != "",
-                rx.text(T[OlderRoundsState.older_error], size="2", color="#ffb4a8", role="alert"),
-            ),
-            polite_region(
-                rx.cond(
-                    SHOWING & (OLDER.length() > 0),
-                    fill_in(T["hist.older_shown"], "{n}", OLDER.length().to_string()),
-                    "",
+                polite_region(
+                    rx.cond(SHOWING & (OLDER.length() > 0), _shown(), ""), id=f"{prefix}-older-live"
                 ),
-                id=f"{prefix}-older-live",
+                spacing="1",
+                padding_top="0.5em",
             ),
-            spacing="1",
-            padding_top="0.5em",
+        ),
+        rx.cond(
+            OlderRoundsState.older_error != "",
+            rx.text(T[OlderRoundsState.older_error], size="2", color="#ffb4a8", role="alert"),
         ),
     )
