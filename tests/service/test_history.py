@@ -246,15 +246,22 @@ def test_own_commits_feed_the_history_without_reading_the_database(svc: TableSer
     assert warm == cold and warm.events[-1].kind == "draw" and warm.events[-1].discard is not None
 
 
-def test_a_rematch_keeps_the_earlier_matchs_rounds(svc: TableService, db_engine, people) -> None:
-    ana, bia = people[:2]
+def _pife_table(svc: TableService, ana, bia) -> tuple[str, dict]:
+    """A started Pife table of ``ana`` (seat 0) and ``bia`` (1), dealt from seeds 7, 8, ...:
+    (code, seat -> identity)."""
     from pifecacheta.rules import PIFE
 
     svc.store.seed_source = iter(range(7, 100)).__next__
     code = svc.create_table(ana, PIFE)
     svc.join(code, bia)
     svc.start(code, ana)
-    who = {0: ana, 1: bia}
+    return code, {0: ana, 1: bia}
+
+
+def test_a_rematch_keeps_the_earlier_matchs_rounds(svc: TableService, db_engine, people) -> None:
+    ana, bia = people[:2]
+
+    code, who = _pife_table(svc, ana, bia)
     play_pife_to_the_end(svc, code, who)
     first = svc.history(code)
     assert len(first.rounds) == 1 and first.rounds[0].match_number == 1 and first.past == ()
@@ -278,16 +285,11 @@ def test_a_rematch_keeps_the_earlier_matchs_rounds(svc: TableService, db_engine,
 def test_only_the_newest_earlier_rounds_stay_in_memory(db_engine, people, monkeypatch) -> None:
     """A table playing REVANCHE after REVANCHE keeps ``PIFECACHETA_PAST_ROUNDS`` earlier rounds
     in memory; the older ones come back from the log, the same as an unbounded history's."""
-    from pifecacheta.rules import PIFE
 
     monkeypatch.setenv("PIFECACHETA_PAST_ROUNDS", "2")
     svc = TableService(db_engine, bot_delay=0)
     ana, bia = people[:2]
-    svc.store.seed_source = iter(range(7, 100)).__next__
-    code = svc.create_table(ana, PIFE)
-    svc.join(code, bia)
-    svc.start(code, ana)
-    who = {0: ana, 1: bia}
+    code, who = _pife_table(svc, ana, bia)
     for _ in range(4):
         play_pife_to_the_end(svc, code, who)
         svc.vote_rematch(code, ana)

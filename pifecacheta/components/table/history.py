@@ -33,6 +33,17 @@ HIST = TableState.history
 ROUNDS: ArrayVar[list[RoundUi]] = TableState.past_rounds  # type: ignore[assignment]
 
 FOCUS_RING: dict[str, Any] = {"&:focus-visible": {"outline": "2px solid #ffd27f", "outline_offset": "2px"}}
+LIST_STYLE: dict[str, Any] = {  # the moves' and the rounds' lists: scrolled by keyboard too
+    "list_style": "none",
+    "margin": "0",
+    "padding": "0 0.3em 0 0",
+    "overflow_y": "auto",
+    # the containing block of its lines' visually hidden words (SR_ONLY, absolute):
+    # else those of the lines scrolled out of the list lengthen the page below it
+    "position": "relative",
+    "max_height": "var(--hist-height, 60vh)",
+    **FOCUS_RING,
+}
 
 # An ISO 8601 time as the viewer's clock shows it: "14:05" today, "28/11 14:05" another day.
 _CLOCK: FunctionStringVar[Any] = FunctionStringVar.create(
@@ -88,18 +99,7 @@ def _moves() -> rx.Component:
             aria_label=T["hist.moves_label"],
             tab_index=0,
             class_name="hist-lines",
-            style={
-                "list_style": "none",
-                "margin": "0",
-                "padding": "0 0.3em 0 0",
-                "overflow_y": "auto",
-                # the containing block of its lines' visually hidden words (SR_ONLY, absolute):
-                # else those of the lines scrolled out of the list lengthen the page below it
-                "position": "relative",
-                "max_height": "var(--hist-height, 60vh)",
-                "font_size": "0.9em",
-                **FOCUS_RING,
-            },
+            style={**LIST_STYLE, "font_size": "0.9em"},
         ),
         rx.text(T["hist.empty"], size="2", style={"opacity": "0.8"}),
     )
@@ -158,17 +158,7 @@ def _rounds(prefix: str) -> rx.Component:
                 aria_label=T["hist.rounds_label"],
                 tab_index=0,
                 class_name="hist-rounds",
-                style={
-                    "list_style": "none",
-                    "margin": "0",
-                    "padding": "0 0.3em 0 0",
-                    "overflow_y": "auto",
-                    # the containing block of its lines' visually hidden words (SR_ONLY, absolute):
-                    # else those of the lines scrolled out of the list lengthen the page below it
-                    "position": "relative",
-                    "max_height": "var(--hist-height, 60vh)",
-                    **FOCUS_RING,
-                },
+                style=LIST_STYLE,
             ),
             older_control(prefix),
         ),
