@@ -28,8 +28,8 @@ from ..rules.shuffle import RoundKey
 from ..rules.verify_round import CONSTRUCTION, SCHEMA, verify
 from . import fair_deal
 from .errors import NotSeated, NotStarted, Refusal
-from .history import ENGINE_TYPES, MATCH_STARTS, dealt_match
 from .identity import verify as verify_identity
+from .match_replay import ENGINE_TYPES, MATCH_STARTS, dealt_match
 from .store import Store
 from .values import Identity
 
