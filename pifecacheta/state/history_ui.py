@@ -168,6 +168,12 @@ def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
+def _told(hist: MatchHistory) -> list[tuple[RoundSummary, bool]]:
+    """The rounds ``hist`` tells, in :attr:`HistoryUi.rounds`'s order (newest first: the current
+    match's, then the earlier matches'), each with whether it is an earlier match's."""
+    return [(r, False) for r in reversed(hist.rounds)] + [(r, True) for r in reversed(hist.past)]
+
+
 def history_ui(hist: MatchHistory, snap: TableSnapshot, previous: _Projected | None = None) -> HistoryUi:
     """Project the public ``hist`` of the table of ``snap`` (whose seats give the names).
 
@@ -187,8 +193,7 @@ def history_ui(hist: MatchHistory, snap: TableSnapshot, previous: _Projected | N
         if _same(hist.rounds, previous.hist.rounds) and _same(hist.past, previous.hist.past):
             old_rounds = previous.ui.rounds
         else:  # the previous history holds its summaries: their ids are not reused meanwhile
-            told = [(r, False) for r in reversed(previous.hist.rounds)]
-            told += [(r, True) for r in reversed(previous.hist.past)]
+            told = _told(previous.hist)
             projected = {(id(r), e): ui for (r, e), ui in zip(told, previous.ui.rounds, strict=True)}
     k = len(old_events)
     lines = [  # an event the service did not replace keeps its line (a turn's is replaced once)
@@ -198,9 +203,8 @@ def history_ui(hist: MatchHistory, snap: TableSnapshot, previous: _Projected | N
     lines.reverse()
     rounds = old_rounds
     if rounds is None:  # newest first: the current match's rounds, then the earlier matches'
-        told = [(r, False) for r in reversed(hist.rounds)] + [(r, True) for r in reversed(hist.past)]
         rounds = []
-        for r, earlier in told:
+        for r, earlier in _told(hist):
             ui = projected.get((id(r), earlier))
             rounds.append(round_ui(r, names, mode, earlier=earlier) if ui is None else ui)
     return HistoryUi(
